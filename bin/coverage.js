@@ -1,0 +1,6 @@
+#!/usr/bin/env node
+// Thin shim: the CLI itself is bundled into dist/ by `npm run build` (run by `npm install`).
+import module from "node:module";
+
+module.enableCompileCache?.();
+await import("../dist/cli.js");

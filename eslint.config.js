@@ -1,0 +1,30 @@
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["dist/**", "node_modules/**", "coverage/**", "completions/**", "bench/out/**"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      globals: { process: "readonly", console: "readonly", URL: "readonly" },
+    },
+    rules: {
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_" },
+      ],
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "CallExpression[callee.object.name='process'][callee.property.name='exit']",
+          message: "Exit codes are mapped in src/cli/main.ts only.",
+        },
+      ],
+    },
+  },
+  {
+    files: ["src/cli/main.ts", "bin/**", "bench/**", "scripts/**", "test/**"],
+    rules: { "no-restricted-syntax": "off" },
+  },
+);

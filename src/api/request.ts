@@ -1,0 +1,41 @@
+/** Query parameters in wire order; array values are repeated keys (`?lobs=a&lobs=b`). */
+export type QueryPairs = Array<[string, string]>;
+
+export type HttpMethod = "GET" | "POST";
+
+/** One API call, transport-neutral: what the HTTP client sends and the engine's router takes. */
+export interface ApiRequest {
+  method: HttpMethod;
+  /** Percent-encoded path, from the API root (`/v1/...`, `/health`). */
+  path: string;
+  query: QueryPairs;
+  body?: unknown;
+}
+
+export interface ApiResponse {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** `/v1/policies/{policy_id}{suffix}`, each id segment percent-encoded and its slashes kept. */
+export function policyPath(policyId: string, suffix = ""): string {
+  return `/v1/policies/${policyId.split("/").map(encodeURIComponent).join("/")}${suffix}`;
+}
+
+/** Flattens defined query values into pairs; arrays become repeated keys. */
+export function buildQuery(params: Record<string, unknown>): QueryPairs {
+  const pairs: QueryPairs = [];
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined || value === null) continue;
+    for (const v of Array.isArray(value) ? value : [value]) pairs.push([key, String(v)]);
+  }
+  return pairs;
+}
+
+/** The full URL of a request against a base URL (whose own path prefix is kept). */
+export function requestUrl(baseUrl: string, req: ApiRequest): string {
+  const base = baseUrl.replace(/\/+$/, "");
+  const qs = new URLSearchParams(req.query).toString();
+  return `${base}${req.path}${qs ? `?${qs}` : ""}`;
+}

@@ -1,0 +1,121 @@
+import type { z } from "zod";
+import {
+  downloadUrlRequest,
+  checkRequest,
+  filterRequest,
+  lobsRequest,
+  payersRequest,
+  policyRequest,
+  updatesRequest,
+} from "../api/endpoints.js";
+import type { ApiRequest } from "../api/request.js";
+import {
+  DownloadLink,
+  DownloadQuery,
+  FilterRequest,
+  formatDetailLines,
+  formatValidationDetail,
+  LobPage,
+  LobsQuery,
+  PayerPage,
+  PayersQuery,
+  PolicyDetail,
+  PolicyIdParam,
+  PolicyPage,
+  PolicyUpdatePage,
+  UpdatesQuery,
+  type DownloadVariant,
+  type Envelope,
+  type Lob,
+  type Payer,
+  type Policy,
+  type PolicyUpdate,
+} from "../contract/index.js";
+import { errorFromResponse, UnexpectedError, validationError } from "../errors.js";
+import type { Transport } from "./transport.js";
+
+/** Validates input with the contract's schema; a failure lists each problem as `loc: msg`. */
+export function validateInput<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  where: "body" | "query" | "path",
+  hint?: (loc: Array<string | number>) => string | undefined,
+): z.infer<S> {
+  const result = schema.safeParse(input, { reportInput: true });
+  if (result.success) return result.data;
+  const detail = formatValidationDetail(result.error, input, [where]);
+  const lines = formatDetailLines(detail).map((line, i) => {
+    const flag = hint?.(detail[i]?.loc ?? []);
+    return flag ? `${line} (${flag})` : line;
+  });
+  throw validationError(
+    lines,
+    "Fix the values named above; `coverage <command> --help` lists them.",
+  );
+}
+
+export interface CheckResult {
+  status: number;
+  body: unknown;
+}
+
+/** The API's operations over a transport; requests and responses checked against the contract. */
+export class ApiClient {
+  constructor(readonly transport: Transport) {}
+
+  /** Validated requests, without sending (also what `--dry-run` prints). */
+  readonly build = {
+    filter: (body: unknown, hint?: (loc: Array<string | number>) => string | undefined) =>
+      filterRequest(validateInput(FilterRequest, body, "body", hint)),
+    policy: (id: string) => policyRequest(validateInput(PolicyIdParam, id, "path")),
+    payers: (q: unknown) => payersRequest(validateInput(PayersQuery, q, "query")),
+    lobs: (q: unknown) => lobsRequest(validateInput(LobsQuery, q, "query")),
+    updates: (q: unknown) => updatesRequest(validateInput(UpdatesQuery, q, "query")),
+    downloadUrl: (id: string, variant: DownloadVariant) =>
+      downloadUrlRequest(
+        validateInput(PolicyIdParam, id, "path"),
+        validateInput(DownloadQuery, { variant }, "query").variant ?? "display",
+      ),
+  };
+
+  /** Sends a request; maps error statuses to CLI errors and checks the body's shape. */
+  async send<S extends z.ZodType>(req: ApiRequest, schema: S, what: string): Promise<z.infer<S>> {
+    const res = await this.transport.send(req);
+    if (res.status < 200 || res.status >= 300) throw errorFromResponse(res.status, res.body, what);
+    const parsed = schema.safeParse(res.body);
+    if (!parsed.success) {
+      throw new UnexpectedError(
+        `malformed response from ${req.method} ${req.path}`,
+        "The server's answer is not the documented shape; check --api-url, or report it.",
+        parsed.error.issues.slice(0, 5).map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`),
+      );
+    }
+    // The raw body, not zod's copy: `--json` prints exactly what the server sent.
+    return res.body as z.infer<S>;
+  }
+
+  filter(req: ApiRequest): Promise<Envelope<Policy>> {
+    return this.send(req, PolicyPage, "search");
+  }
+  policy(req: ApiRequest): Promise<PolicyDetail> {
+    return this.send(req, PolicyDetail, "policy");
+  }
+  payers(req: ApiRequest): Promise<Envelope<Payer>> {
+    return this.send(req, PayerPage, "payers");
+  }
+  lobs(req: ApiRequest): Promise<Envelope<Lob>> {
+    return this.send(req, LobPage, "lobs");
+  }
+  updates(req: ApiRequest): Promise<Envelope<PolicyUpdate>> {
+    return this.send(req, PolicyUpdatePage, "updates");
+  }
+  downloadUrl(req: ApiRequest): Promise<DownloadLink> {
+    return this.send(req, DownloadLink, "download link");
+  }
+
+  /** `/health` or `/ready`, whatever the status (the health command reports both). */
+  async check(which: "health" | "ready"): Promise<CheckResult> {
+    const res = await this.transport.send(checkRequest(which));
+    return { status: res.status, body: res.body };
+  }
+}

@@ -1,0 +1,27 @@
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { ApiRequest, ApiResponse } from "../api/request.js";
+import type { LoadedDataset } from "../dataset/load.js";
+import { handleApiRequest, type EngineContext } from "../engine/router.js";
+import type { Transport } from "./transport.js";
+
+export const LOCAL_BASE_URL = "http://local";
+
+/** The bundled engine as a transport; download links are `file://` URLs of the dataset's files. */
+export function createLocalTransport(dataset: LoadedDataset, today: string): Transport {
+  const ctx: EngineContext = {
+    db: dataset.db,
+    today,
+    linkFor: (_version, _variant, file) => pathToFileURL(path.resolve(dataset.dir, file)).href,
+  };
+  return {
+    kind: "local",
+    baseUrl: LOCAL_BASE_URL,
+    async send(req: ApiRequest): Promise<ApiResponse> {
+      // A JSON round trip, so the engine sees exactly what the wire would carry.
+      const body = req.body === undefined ? undefined : JSON.parse(JSON.stringify(req.body));
+      const res = handleApiRequest(ctx, { ...req, body });
+      return { ...res, body: JSON.parse(JSON.stringify(res.body)) };
+    },
+  };
+}

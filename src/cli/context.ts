@@ -1,0 +1,119 @@
+import type { Command } from "commander";
+import type { ApiRequest } from "../api/request.js";
+import { ApiClient } from "../backend/client.js";
+import { LOCAL_BASE_URL } from "../backend/local.js";
+import type { Transport } from "../backend/transport.js";
+import { readProfile } from "../config/read.js";
+import { resolveToday } from "../engine/time.js";
+import { createIo, type Io } from "../output/terminal.js";
+import { describeRequest } from "./dry-run.js";
+import {
+  resolveProfileName,
+  resolveSettings,
+  type GlobalFlags,
+  type Settings,
+} from "./settings.js";
+
+/** What a command needs: settings, output streams, and the API client (made on first use). */
+export interface CommandContext {
+  settings: Settings;
+  io: Io;
+  env: NodeJS.ProcessEnv;
+  signal: AbortSignal;
+  /** The client over the chosen backend; loads the dataset or opens the HTTP agent once. */
+  client(): Promise<ApiClient>;
+  /** A client that only validates and builds requests (for `--dry-run`: nothing is loaded or sent). */
+  offlineClient(): ApiClient;
+  /** "Today" as the engine sees it (flag, env, dataset `as_of`, real date). */
+  today(): Promise<string>;
+  /** Prints the request `--dry-run` describes. */
+  printDryRun(req: ApiRequest): void;
+  /** A notice on stderr: only on a TTY and never with --quiet. */
+  notice(message: string): void;
+  /** A warning on stderr (not suppressed by TTY, only by --quiet). */
+  warn(message: string): void;
+  close(): Promise<void>;
+}
+
+export interface RunEnvironment {
+  env: NodeJS.ProcessEnv;
+  stdout?: NodeJS.WritableStream;
+  stderr?: NodeJS.WritableStream;
+  now?: () => Date;
+  signal: AbortSignal;
+}
+
+function baseUrlOf(settings: Settings): string {
+  return settings.backend.kind === "http" ? settings.backend.baseUrl : LOCAL_BASE_URL;
+}
+
+/** Builds the context of one command run from its parsed options. */
+export function createContext(command: Command, run: RunEnvironment): CommandContext {
+  const flags = command.optsWithGlobals<GlobalFlags>();
+  const { env } = run;
+  const settings = resolveSettings(flags, env, readProfile(resolveProfileName(flags, env), env));
+  const io = createIo(flags.color, env, run.stdout, run.stderr);
+  const now = run.now ?? (() => new Date());
+  let transport: Promise<{ transport: Transport; today: string }> | undefined;
+
+  const notice = (message: string) => {
+    if (!settings.quiet && io.stderrIsTTY) io.stderr.write(io.chalk.dim(message) + "\n");
+  };
+  const warn = (message: string) => {
+    if (!settings.quiet) io.stderr.write(`warning: ${message}\n`);
+  };
+
+  const open = () =>
+    (transport ??= (async () => {
+      if (settings.backend.kind === "local") {
+        const [{ loadDataset, bundledDatasetPath }, { createLocalTransport }] = await Promise.all([
+          import("../dataset/load.js"),
+          import("../backend/local.js"),
+        ]);
+        const loaded = await loadDataset(settings.backend.data ?? bundledDatasetPath());
+        if (settings.backend.defaulted)
+          notice(
+            "Using the bundled sample data (no API configured). Point at the live API with --api-url, COVERAGE_API_URL or `coverage config set api-url URL`.",
+          );
+        const today = resolveToday(settings.today, undefined, loaded.db.asOf, now());
+        return { transport: createLocalTransport(loaded, today), today };
+      }
+      const { createHttpTransport } = await import("../backend/http.js");
+      const t = createHttpTransport({
+        baseUrl: settings.backend.baseUrl,
+        apiKey: settings.apiKey,
+        timeoutMs: settings.timeoutMs,
+        verbose: settings.verbose ? (line) => io.stderr.write(line + "\n") : undefined,
+        notify: (line) => {
+          if (!settings.quiet) io.stderr.write(line + "\n");
+        },
+        signal: run.signal,
+      });
+      return { transport: t, today: resolveToday(settings.today, undefined, null, now()) };
+    })());
+
+  return {
+    settings,
+    io,
+    env,
+    signal: run.signal,
+    client: async () => new ApiClient((await open()).transport),
+    offlineClient: () =>
+      new ApiClient({
+        kind: settings.backend.kind,
+        baseUrl: baseUrlOf(settings),
+        send: () => Promise.reject(new Error("offline client")),
+      }),
+    today: async () =>
+      settings.backend.kind === "http"
+        ? resolveToday(settings.today, undefined, null, now())
+        : (await open()).today,
+    printDryRun: (req) =>
+      io.stdout.write(JSON.stringify(describeRequest(baseUrlOf(settings), req)) + "\n"),
+    notice,
+    warn,
+    close: async () => {
+      if (transport) await (await transport).transport.close?.();
+    },
+  };
+}

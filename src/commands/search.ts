@@ -1,0 +1,97 @@
+import { Option, type Command } from "commander";
+import { filterRequest } from "../api/endpoints.js";
+import type { RunEnvironment } from "../cli/context.js";
+import { LobCategory, MatchMode, Sort, type FilterRequest } from "../contract/index.js";
+import { fetchPages } from "../backend/paginate.js";
+import { writeList } from "../output/list.js";
+import { POLICY_CSV_COLUMNS, renderPolicyTable } from "../output/policies.js";
+import { buildSearchRequest, searchFlagFor, type SearchFlags } from "../requests/search.js";
+import { collect, examples, readJsonInput, withContext } from "./shared.js";
+
+type Opts = Omit<SearchFlags, "words"> & { body?: string; dryRun?: boolean };
+
+/** `coverage search [words...]` → `POST /v1/policies/filter`. */
+export function registerSearch(program: Command, run: RunEnvironment): void {
+  program
+    .command("search")
+    .description("find policies by text, code, payer, line of business, state and date")
+    .argument("[words...]", "full-text query across titles and summaries (same as --query)")
+    .option("--query <text>", "full-text query across titles and summaries")
+    .option(
+      "--code <system:codes>",
+      "codes of one system, e.g. CPT:97110,97112 (repeatable: one ref each)",
+      collect,
+    )
+    .option(
+      "--relationship <rels>",
+      "covers, does-not-cover, references (comma-separated)",
+      collect,
+    )
+    .addOption(
+      new Option("--match <mode>", "across --code refs: any (OR) or all (AND)").choices(
+        MatchMode.options,
+      ),
+    )
+    .option("--payer <ids>", "payer ids (repeatable, comma-separated)", collect)
+    .option("--lob <categories>", `LOB categories: ${LobCategory.options.join(", ")}`, collect)
+    .option("--lob-id <ids>", "LOB ids (repeatable, comma-separated)", collect)
+    .option(
+      "--state <codes>",
+      "state or jurisdiction codes, any case (nationwide always included)",
+      collect,
+    )
+    .option("--effective-start <date>", "in effect on or after DATE (YYYY-MM-DD)")
+    .option("--effective-end <date>", "taken effect on or before DATE (YYYY-MM-DD)")
+    .option("--effective-on <date>", "in effect on DATE (start and end)")
+    .option("--retired", "retired versions only")
+    .option("--no-retired", "versions not retired (upcoming included)")
+    .addOption(
+      new Option("--sort <sort>", "result order (default relevance)").choices(Sort.options),
+    )
+    .option("--limit <n>", "results per page, 1-100 (default 20)")
+    .option("--offset <n>", "results to skip (default 0)")
+    .option("--applicability", "include each result's applicability")
+    .option("--code-groups", "include each result's code groups")
+    .option("--body <file>", "a whole filter body as JSON (file or - for stdin); flags override it")
+    .option("--all", "fetch every page")
+    .option("--dry-run", "print the request instead of sending it")
+    .addHelpText(
+      "after",
+      examples([
+        "coverage search --code CPT:97110 --state CA",
+        "coverage search sleep apnea --lob medicare_advantage --applicability",
+        "coverage search --code ICD10CM:E11.9 --relationship does-not-cover --json",
+      ]),
+    )
+    .action(
+      withContext<Opts>(run, async (ctx, opts, [words]) => {
+        const base = opts.body ? await readJsonInput(opts.body, "--body") : undefined;
+        const body = buildSearchRequest({ ...opts, words: words as string[] }, base);
+        const request = ctx.offlineClient().build.filter(body, searchFlagFor);
+        if (opts.dryRun) return ctx.printDryRun(request);
+        const validated = request.body as FilterRequest;
+        const client = await ctx.client();
+        const today = await ctx.today();
+        const pages = fetchPages(
+          Boolean(opts.all),
+          (offset) =>
+            client.filter(
+              offset === (validated.offset ?? 0)
+                ? request
+                : filterRequest({ ...validated, offset }),
+            ),
+          validated.offset ?? 0,
+          ctx.warn,
+        );
+        await writeList(pages, {
+          format: ctx.settings.format,
+          io: ctx.io,
+          all: Boolean(opts.all),
+          renderTable: (items) => renderPolicyTable(items, ctx.io, today),
+          moreHint: (next) => `More results: add --offset ${next}, or --all for every page.`,
+          emptyMessage: "No policies match.",
+          csvColumns: POLICY_CSV_COLUMNS,
+        });
+      }),
+    );
+}

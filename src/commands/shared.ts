@@ -1,0 +1,56 @@
+import { readFile } from "node:fs/promises";
+import type { Command } from "commander";
+import { createContext, type CommandContext, type RunEnvironment } from "../cli/context.js";
+import { UsageError } from "../errors.js";
+
+/** Collects a repeatable option's values. */
+export function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** Wraps a command action: builds its context from the parsed options and closes it after. */
+export function withContext<O>(
+  run: RunEnvironment,
+  handler: (ctx: CommandContext, opts: O, args: unknown[]) => Promise<void>,
+): (...all: unknown[]) => Promise<void> {
+  return async (...all: unknown[]) => {
+    // commander passes the positional arguments, then the options, then the command.
+    const command = all[all.length - 1] as Command;
+    const ctx = createContext(command, run);
+    try {
+      await handler(ctx, all[all.length - 2] as O, all.slice(0, -2));
+    } finally {
+      await ctx.close();
+    }
+  };
+}
+
+/** Reads JSON from a file or `-` (stdin), naming the flag in errors. */
+export async function readJsonInput(source: string, flag: string): Promise<unknown> {
+  let text: string;
+  try {
+    if (source === "-") {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      text = Buffer.concat(chunks).toString("utf8");
+    } else text = await readFile(source, "utf8");
+  } catch (err) {
+    throw new UsageError(
+      `${flag}: cannot read '${source}' (${(err as NodeJS.ErrnoException).code ?? "error"})`,
+      "Give a readable JSON file, or - for stdin.",
+    );
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(
+      `${flag}: '${source}' is not valid JSON (${(err as Error).message})`,
+      "Fix the JSON and try again.",
+    );
+  }
+}
+
+/** Help text lines of real examples on the bundled data. */
+export function examples(lines: string[]): string {
+  return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join("\n")}\n`;
+}

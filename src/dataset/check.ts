@@ -1,0 +1,57 @@
+import type { Dataset } from "./schema.js";
+
+export interface DatasetProblem {
+  path: string;
+  message: string;
+}
+
+/** `policies[3].codes[0].code_system` from a zod-style path. */
+export function jsonPath(path: ReadonlyArray<PropertyKey>): string {
+  return path
+    .map((p, i) => (typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`))
+    .join("");
+}
+
+/** The cross-reference rules of `dataset-format.md` that a schema cannot state. */
+export function checkDatasetReferences(dataset: Dataset, max = 10): DatasetProblem[] {
+  const problems: DatasetProblem[] = [];
+  const add = (path: PropertyKey[], message: string) => {
+    if (problems.length < max) problems.push({ path: jsonPath(path), message });
+  };
+  const payers = new Set<string>();
+  dataset.payers.forEach((p, i) => {
+    if (payers.has(p.payer_id))
+      add(["payers", i, "payer_id"], `duplicate payer_id '${p.payer_id}'`);
+    payers.add(p.payer_id);
+  });
+  const lobs = new Set<string>();
+  dataset.lobs.forEach((l, i) => {
+    if (lobs.has(l.lob_id)) add(["lobs", i, "lob_id"], `duplicate lob_id '${l.lob_id}'`);
+    lobs.add(l.lob_id);
+    if (!payers.has(l.payer_id)) add(["lobs", i, "payer_id"], `unknown payer '${l.payer_id}'`);
+  });
+  const ids = new Set<string>();
+  dataset.policies.forEach((p, i) => {
+    if (ids.has(p.policy_id))
+      add(["policies", i, "policy_id"], `duplicate policy_id '${p.policy_id}'`);
+    ids.add(p.policy_id);
+    const last = p.policy_id.slice(p.policy_id.lastIndexOf("/") + 1);
+    if (!p.policy_id.includes("/") || last !== p.effective_from_date)
+      add(
+        ["policies", i, "policy_id"],
+        `must end with '/${p.effective_from_date}' (its effective_from_date)`,
+      );
+    if (p.effective_to_date !== null && p.effective_to_date <= p.effective_from_date)
+      add(
+        ["policies", i, "effective_to_date"],
+        "must be after effective_from_date (it is exclusive)",
+      );
+    p.applicability.forEach((a, j) => {
+      if (!lobs.has(a.lob_id))
+        add(["policies", i, "applicability", j, "lob_id"], `unknown LOB '${a.lob_id}'`);
+      if (a.to !== null && a.to <= a.from)
+        add(["policies", i, "applicability", j, "to"], "must be after 'from' (it is exclusive)");
+    });
+  });
+  return problems;
+}

@@ -1,0 +1,125 @@
+import type { z } from "zod";
+import {
+  ARRAY_QUERY_KEYS,
+  DownloadQuery,
+  FilterRequest,
+  formatValidationDetail,
+  LobsQuery,
+  PayersQuery,
+  UpdatesQuery,
+  type DownloadVariant,
+  type ValidationErrorItem,
+} from "../contract/index.js";
+import type { ApiRequest, ApiResponse, QueryPairs } from "../api/request.js";
+import { listLobs, listPayers } from "./catalog.js";
+import type { Db, PolicyRecord } from "./db.js";
+import { buildPolicyDetail } from "./detail.js";
+import { buildDownloadLink, storedFile } from "./download.js";
+import { filterPolicies } from "./filter.js";
+import { listUpdates } from "./updates.js";
+
+export interface EngineContext {
+  db: Db;
+  today: string;
+  /** Where the transport serves a stored file (a `file://` URL in-process, signed HTTP via serve). */
+  linkFor(version: PolicyRecord, variant: DownloadVariant, file: string): string;
+}
+
+export const NOT_FOUND = { detail: "Policy not found" };
+export const NO_FILE = { detail: "No file stored for this policy" };
+
+const INTEGER = /^[+-]?\d+$/;
+
+/** Query pairs as an object: array keys collect every value, others keep the last one. */
+export function queryObject(pairs: QueryPairs): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, raw] of pairs) {
+    const value = INTEGER.test(raw) ? Number(raw) : raw;
+    if (ARRAY_QUERY_KEYS.has(key)) ((out[key] as string[] | undefined) ??= []).push(raw);
+    else out[key] = key === "limit" || key === "offset" || key === "days" ? value : raw;
+  }
+  return out;
+}
+
+/** A 422 response with the spec's body. */
+export function unprocessable(detail: ValidationErrorItem[]): ApiResponse {
+  return { status: 422, body: { detail } };
+}
+
+function parseWith<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  where: "body" | "query",
+): { ok: true; value: z.infer<S> } | { ok: false; response: ApiResponse } {
+  const result = schema.safeParse(input, { reportInput: true });
+  if (result.success) return { ok: true, value: result.data };
+  return {
+    ok: false,
+    response: unprocessable(formatValidationDetail(result.error, input, [where])),
+  };
+}
+
+function decodeSegments(path: string): string | null {
+  try {
+    return path.split("/").map(decodeURIComponent).join("/");
+  } catch {
+    return null;
+  }
+}
+
+/** Answers one API request from the dataset, as the service of `spec/api.md` would. */
+export function handleApiRequest(ctx: EngineContext, req: ApiRequest): ApiResponse {
+  const { db, today } = ctx;
+  const ok = (body: unknown): ApiResponse => ({ status: 200, body });
+  const path = req.path.replace(/\/+$/, "") || "/";
+
+  if (req.method === "GET" && path === "/health") return ok({ status: "ok" });
+  if (req.method === "GET" && path === "/ready") return ok({ status: "ready" });
+
+  if (path === "/v1/policies/filter" && req.method === "POST") {
+    const body = req.body === undefined ? {} : req.body;
+    const parsed = parseWith(FilterRequest, body, "body");
+    return parsed.ok ? ok(filterPolicies(db, parsed.value, today)) : parsed.response;
+  }
+  if (req.method !== "GET") return { status: 405, body: { detail: "Method Not Allowed" } };
+
+  const query = queryObject(req.query);
+  if (path === "/v1/payers") {
+    const parsed = parseWith(PayersQuery, query, "query");
+    return parsed.ok ? ok(listPayers(db, parsed.value)) : parsed.response;
+  }
+  if (path === "/v1/lobs") {
+    const parsed = parseWith(LobsQuery, query, "query");
+    return parsed.ok ? ok(listLobs(db, parsed.value)) : parsed.response;
+  }
+  if (path === "/v1/policies/updates") {
+    const parsed = parseWith(UpdatesQuery, query, "query");
+    return parsed.ok ? ok(listUpdates(db, parsed.value, today)) : parsed.response;
+  }
+  if (path.startsWith("/v1/policies/")) {
+    const rest = path.slice("/v1/policies/".length);
+    const isDownload = rest.endsWith("/download-url");
+    const id = decodeSegments(isDownload ? rest.slice(0, -"/download-url".length) : rest);
+    if (!id) {
+      return unprocessable([
+        {
+          loc: ["path", "policy_id"],
+          msg: "Input should be a valid policy id",
+          type: "value_error",
+          input: rest,
+        },
+      ]);
+    }
+    const version = db.byId.get(id);
+    if (!isDownload)
+      return version ? ok(buildPolicyDetail(db, version)) : { status: 404, body: NOT_FOUND };
+    const parsed = parseWith(DownloadQuery, query, "query");
+    if (!parsed.ok) return parsed.response;
+    if (!version) return { status: 404, body: NOT_FOUND };
+    const variant = parsed.value.variant ?? "display";
+    const file = storedFile(version, variant);
+    if (!file) return { status: 404, body: NO_FILE };
+    return ok(buildDownloadLink(version, variant, ctx.linkFor(version, variant, file)));
+  }
+  return { status: 404, body: { detail: "Not Found" } };
+}

@@ -1,0 +1,125 @@
+import {
+  CodeSystem,
+  LobCategory,
+  Relationship,
+  type Applicability,
+  type CodeGroup,
+  type Policy,
+} from "../contract/index.js";
+import { compareCodePoints } from "./compare.js";
+import type { Db, LinkRecord, PolicyRecord } from "./db.js";
+
+const LOB_ORDER = new Map(LobCategory.options.map((v, i) => [v, i]));
+const SYSTEM_ORDER = new Map(CodeSystem.options.map((v, i) => [v, i]));
+const REL_ORDER = new Map(Relationship.options.map((v, i) => [v, i]));
+
+/**
+ * Rule Shapes: per state, each payer's set of LOB categories; payers with the same state and
+ * set share one item. Nationwide first, then by state, then by first payer id.
+ */
+export function buildApplicability(links: readonly LinkRecord[]): Applicability[] {
+  const byState = new Map<string | null, Map<string, { name: string; lobs: Set<LobCategory> }>>();
+  for (const { lob } of links) {
+    let payers = byState.get(lob.state);
+    if (!payers) byState.set(lob.state, (payers = new Map()));
+    let entry = payers.get(lob.payer_id);
+    if (!entry) payers.set(lob.payer_id, (entry = { name: lob.payer_name, lobs: new Set() }));
+    entry.lobs.add(lob.lob);
+  }
+  const items: Applicability[] = [];
+  for (const [state, payers] of byState) {
+    const groups = new Map<string, Applicability>();
+    for (const [payerId, { name, lobs }] of payers) {
+      const sorted = [...lobs].sort((a, b) => (LOB_ORDER.get(a) ?? 0) - (LOB_ORDER.get(b) ?? 0));
+      const key = sorted.join(",");
+      const group = groups.get(key);
+      if (group) {
+        group.payer_ids.push(payerId);
+        group.payer_names.push(name);
+      } else groups.set(key, { payer_ids: [payerId], payer_names: [name], lobs: sorted, state });
+    }
+    for (const g of groups.values()) {
+      g.payer_ids.sort(compareCodePoints);
+      g.payer_names.sort(compareCodePoints);
+      items.push(g);
+    }
+  }
+  return items.sort(
+    (a, b) =>
+      (a.state === null ? -1 : 0) - (b.state === null ? -1 : 0) ||
+      compareCodePoints(a.state ?? "", b.state ?? "") ||
+      compareCodePoints(a.payer_ids[0] ?? "", b.payer_ids[0] ?? ""),
+  );
+}
+
+/**
+ * Rule Shapes: one group per (system, relationship, category), ordered by system, relationship,
+ * category (null first); codes in dataset order; descriptions only when all are known.
+ */
+export function buildCodeGroups(db: Db, version: PolicyRecord): CodeGroup[] {
+  const groups = new Map<string, { group: CodeGroup; keys: string[] }>();
+  for (const c of version.codes) {
+    const id = JSON.stringify([c.code_system, c.relationship, c.category]);
+    let entry = groups.get(id);
+    if (!entry) {
+      entry = {
+        group: {
+          code_system: c.code_system,
+          relationship: c.relationship,
+          category: c.category,
+          codes: [],
+        },
+        keys: [],
+      };
+      groups.set(id, entry);
+    }
+    entry.group.codes.push(c.code);
+    entry.keys.push(c.key);
+  }
+  return [...groups.values()]
+    .sort(
+      (a, b) =>
+        (SYSTEM_ORDER.get(a.group.code_system) ?? 0) -
+          (SYSTEM_ORDER.get(b.group.code_system) ?? 0) ||
+        (REL_ORDER.get(a.group.relationship) ?? 0) - (REL_ORDER.get(b.group.relationship) ?? 0) ||
+        compareCategory(a.group.category, b.group.category),
+    )
+    .map(({ group, keys }) => {
+      const descriptions = keys.map((k) => db.catalogue.get(k));
+      return descriptions.every((d): d is string => d !== undefined)
+        ? { ...group, descriptions }
+        : group;
+    });
+}
+
+function compareCategory(a: string | null, b: string | null): number {
+  if (a === b) return 0;
+  if (a === null) return -1;
+  if (b === null) return 1;
+  return compareCodePoints(a, b);
+}
+
+/** The list fields of a version, in the spec's order. */
+export function toPolicyItem(
+  version: PolicyRecord,
+  extra: {
+    score: number | null;
+    applicability: Applicability[] | null;
+    code_groups: CodeGroup[] | null;
+  },
+): Policy {
+  return {
+    policy_id: version.policy_id,
+    policy_number: version.policy_number,
+    title: version.title,
+    effective_from_date: version.effective_from_date,
+    effective_to_date: version.effective_to_date,
+    file_url: version.file_url,
+    file_type: version.file_type,
+    listing_url: version.listing_url,
+    summary: version.summary,
+    score: extra.score,
+    applicability: extra.applicability,
+    code_groups: extra.code_groups,
+  };
+}

@@ -1,0 +1,99 @@
+import { formatDetailLines, MessageBody, ValidationErrorBody } from "./contract/index.js";
+
+/** Exit codes of `cli.md`. */
+export const ExitCode = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  auth: 3,
+  notFound: 4,
+  rateLimited: 5,
+  interrupted: 130,
+} as const;
+
+/** Every error the CLI reports: a message, what to do next, and the exit code. */
+export class CliError extends Error {
+  readonly exitCode: number = ExitCode.failure;
+  constructor(
+    message: string,
+    readonly suggestion?: string,
+    readonly details: string[] = [],
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** Bad flag, bad value, bad dataset, or a 422 from the server (exit 2). */
+export class UsageError extends CliError {
+  override readonly exitCode = ExitCode.usage;
+}
+
+/** Missing or invalid API key (exit 3). */
+export class AuthError extends CliError {
+  override readonly exitCode = ExitCode.auth;
+}
+
+/** Unknown policy id or no stored file (exit 4). */
+export class NotFoundError extends CliError {
+  override readonly exitCode = ExitCode.notFound;
+}
+
+/** Still rate limited after the retries (exit 5). */
+export class RateLimitError extends CliError {
+  override readonly exitCode = ExitCode.rateLimited;
+}
+
+/** Ctrl-C (exit 130). */
+export class InterruptedError extends CliError {
+  override readonly exitCode = ExitCode.interrupted;
+}
+
+/** Network failures, 5xx after retries, malformed responses (exit 1). */
+export class UnexpectedError extends CliError {}
+
+/** Local validation failure: one `loc: msg` line per problem (exit 2). */
+export function validationError(lines: string[], suggestion?: string): UsageError {
+  return new UsageError("invalid request", suggestion, lines);
+}
+
+/** Maps a non-2xx API response to the CLI error (and so exit code) it stands for. */
+export function errorFromResponse(status: number, body: unknown, what = "request"): CliError {
+  const message = MessageBody.safeParse(body);
+  const detail = message.success ? message.data.detail : undefined;
+  switch (status) {
+    case 401:
+      return new AuthError(
+        `the API refused the key (401${detail ? `: ${detail}` : ""})`,
+        "Set a valid key with `coverage config set api-key` or COVERAGE_API_KEY.",
+      );
+    case 403:
+      return new AuthError(
+        `the API needs a key (403${detail ? `: ${detail}` : ""})`,
+        "Set one with `coverage config set api-key` (reads stdin) or COVERAGE_API_KEY.",
+      );
+    case 404:
+      return new NotFoundError(
+        detail ?? `${what}: not found (404)`,
+        "Check the policy id with `coverage search` (ids keep their slashes).",
+      );
+    case 422: {
+      const v = ValidationErrorBody.safeParse(body);
+      return new UsageError(
+        "the API rejected the request (422)",
+        "Fix the fields named above.",
+        v.success ? formatDetailLines(v.data.detail) : [JSON.stringify(body)],
+      );
+    }
+    case 429:
+      return new RateLimitError(
+        "rate limited by the API (429) after retrying",
+        "Wait a minute and try again, or ask for fewer pages.",
+      );
+    default:
+      return new UnexpectedError(
+        `${what} failed with HTTP ${status}${detail ? `: ${detail}` : ""}`,
+        status >= 500 ? "The service is having trouble; try again shortly." : undefined,
+      );
+  }
+}

@@ -1,0 +1,71 @@
+import type { Envelope } from "../contract/index.js";
+import type { OutputFormat } from "../cli/settings.js";
+import { toCsv } from "./csv.js";
+import type { Io } from "./terminal.js";
+
+export interface ListOutput<T> {
+  format: OutputFormat;
+  io: Io;
+  all: boolean;
+  /** Table view of every item received (tables need all rows to size their columns). */
+  renderTable: (items: T[]) => string;
+  /** Shown on stderr (TTY only) when the last page says there is more. */
+  moreHint?: (nextOffset: number) => string;
+  emptyMessage?: string;
+  /** CSV header when no item arrives (otherwise the first item's keys). */
+  csvColumns?: string[];
+}
+
+function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    stream.write(text, (err) => (err ? reject(err) : resolve()));
+  });
+}
+
+/**
+ * Writes pages of a list in the chosen format: json (the envelope, one for `--all`),
+ * ndjson and csv streamed per page, table once all pages are in.
+ */
+export async function writeList<T>(
+  pages: AsyncIterable<Envelope<T>>,
+  out: ListOutput<T>,
+): Promise<void> {
+  const { io, format } = out;
+  const kept: T[] = [];
+  let first: Envelope<T> | undefined;
+  let last: Envelope<T> | undefined;
+  let csvHeader: string[] | undefined;
+  let csvStarted = false;
+  for await (const page of pages) {
+    first ??= page;
+    last = page;
+    if (format === "ndjson") {
+      if (page.data.length)
+        await write(io.stdout, page.data.map((d) => JSON.stringify(d)).join("\n") + "\n");
+    } else if (format === "csv") {
+      const rows = page.data as Array<Record<string, unknown>>;
+      if (!rows.length) continue;
+      const { text, header } = toCsv(rows, csvHeader, io.stdoutIsTTY);
+      csvHeader = header;
+      csvStarted = true;
+      await write(io.stdout, text);
+    } else if (format === "json" && !out.all) {
+      await write(io.stdout, JSON.stringify(page, null, 2) + "\n");
+    } else kept.push(...page.data);
+  }
+  if (format === "csv" && !csvStarted && out.csvColumns) {
+    await write(io.stdout, toCsv([], out.csvColumns, io.stdoutIsTTY, true).text);
+  }
+  if (format === "json" && out.all) {
+    const envelope = { data: kept, limit: first?.limit ?? kept.length, offset: 0, has_more: false };
+    await write(io.stdout, JSON.stringify(envelope, null, 2) + "\n");
+  }
+  if (format === "table") {
+    if (kept.length === 0 && out.emptyMessage) {
+      if (io.stderrIsTTY) await write(io.stderr, out.emptyMessage + "\n");
+    } else await write(io.stdout, out.renderTable(kept) + "\n");
+  }
+  if (last?.has_more && !out.all && io.stderrIsTTY && out.moreHint) {
+    await write(io.stderr, io.chalk.dim(out.moreHint(last.offset + last.data.length)) + "\n");
+  }
+}

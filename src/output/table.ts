@@ -1,0 +1,88 @@
+import Table from "cli-table3";
+import type { Io } from "./terminal.js";
+import { stripControls } from "./terminal.js";
+
+export interface Column<T> {
+  header: string;
+  value: (row: T) => string;
+  /** Flexible columns wrap and share the width left by the others. */
+  flex?: boolean;
+  /** Narrowest a flexible column gets. */
+  min?: number;
+  style?: (text: string, row: T) => string;
+}
+
+const GAP = 2;
+const BORDERLESS = {
+  top: "",
+  "top-mid": "",
+  "top-left": "",
+  "top-right": "",
+  bottom: "",
+  "bottom-mid": "",
+  "bottom-left": "",
+  "bottom-right": "",
+  left: "",
+  "left-mid": "",
+  mid: "",
+  "mid-mid": "",
+  right: "",
+  "right-mid": "",
+  middle: " ".repeat(GAP),
+};
+
+function displayWidth(text: string): number {
+  return Math.max(0, ...text.split("\n").map((l) => [...l].length));
+}
+
+/** Column widths that fit `total`: fixed columns at their content, flexible ones share the rest. */
+export function fitWidths(
+  natural: number[],
+  flex: boolean[],
+  mins: number[],
+  total: number,
+): number[] {
+  const available = total - GAP * (natural.length - 1);
+  const sum = natural.reduce((a, b) => a + b, 0);
+  if (sum <= available) return natural;
+  const fixed = natural.reduce((a, w, i) => a + (flex[i] ? 0 : w), 0);
+  const flexNatural = natural.reduce((a, w, i) => a + (flex[i] ? w : 0), 0);
+  const room = Math.max(available - fixed, 0);
+  return natural.map((w, i) =>
+    flex[i] ? Math.max(mins[i] ?? 10, Math.floor((w / (flexNatural || 1)) * room)) : w,
+  );
+}
+
+/** Renders rows as an aligned, borderless table fitted to the terminal width. */
+export function renderTable<T>(
+  columns: Column<T>[],
+  rows: readonly T[],
+  io: Pick<Io, "columns" | "chalk">,
+): string {
+  const cells = rows.map((row) => columns.map((c) => stripControls(c.value(row))));
+  const natural = columns.map((c, i) =>
+    Math.max(displayWidth(c.header), ...cells.map((r) => displayWidth(r[i] ?? ""))),
+  );
+  const widths = fitWidths(
+    natural,
+    columns.map((c) => Boolean(c.flex)),
+    columns.map((c) => c.min ?? 10),
+    io.columns,
+  );
+  const table = new Table({
+    head: columns.map((c) => io.chalk.bold(c.header)),
+    chars: BORDERLESS,
+    colWidths: widths,
+    wordWrap: true,
+    wrapOnWordBoundary: true,
+    style: { head: [], border: [], "padding-left": 0, "padding-right": 0 },
+  });
+  cells.forEach((r, ri) =>
+    table.push(r.map((text, ci) => columns[ci]?.style?.(text, rows[ri] as T) ?? text)),
+  );
+  return table
+    .toString()
+    .split("\n")
+    .map((l) => l.trimEnd())
+    .join("\n");
+}

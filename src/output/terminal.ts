@@ -1,0 +1,72 @@
+import { Chalk, type ChalkInstance } from "chalk";
+
+/** Where output goes and what the terminal can show; decided once per run. */
+export interface Io {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** Width tables fit into. */
+  columns: number;
+  /** Colour for stdout. */
+  color: boolean;
+  chalk: ChalkInstance;
+}
+
+/**
+ * Colour decision in one place (chalk alone ignores NO_COLOR): `--no-color`, then NO_COLOR,
+ * then FORCE_COLOR, then TERM=dumb, then whether the stream is a TTY.
+ */
+export function shouldColor(
+  flag: boolean | undefined,
+  env: NodeJS.ProcessEnv,
+  isTTY: boolean,
+): boolean {
+  if (flag === false) return false;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
+  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== "0" && env.FORCE_COLOR !== "false";
+  if (env.TERM === "dumb") return false;
+  return isTTY;
+}
+
+/** Table width: the terminal's, else COLUMNS, else 120 (pipes get room to spare). */
+export function terminalColumns(stream: NodeJS.WritableStream, env: NodeJS.ProcessEnv): number {
+  const cols = Number(env.COLUMNS);
+  if (Number.isInteger(cols) && cols > 20) return cols;
+  const ttyCols = (stream as NodeJS.WriteStream).columns;
+  if (ttyCols && ttyCols > 20) return ttyCols;
+  return 120;
+}
+
+/** Builds the run's `Io` from real streams and the environment. */
+export function createIo(
+  colorFlag: boolean | undefined,
+  env: NodeJS.ProcessEnv,
+  stdout: NodeJS.WritableStream = process.stdout,
+  stderr: NodeJS.WritableStream = process.stderr,
+): Io {
+  const stdoutIsTTY = Boolean((stdout as NodeJS.WriteStream).isTTY);
+  const stderrIsTTY = Boolean((stderr as NodeJS.WriteStream).isTTY);
+  const color = shouldColor(colorFlag, env, stdoutIsTTY);
+  return {
+    stdout,
+    stderr,
+    stdoutIsTTY,
+    stderrIsTTY,
+    columns: terminalColumns(stdout, env),
+    color,
+    chalk: new Chalk({ level: color ? 1 : 0 }),
+  };
+}
+
+// CSI / OSC / other escape sequences, then any C0/C1 control other than tab and newline.
+// eslint-disable-next-line no-control-regex
+const ESCAPES =
+  /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-_]|\u009b[0-?]*[ -/]*[@-~]/g;
+// eslint-disable-next-line no-control-regex
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/** Strips terminal control sequences from text that came from the API or a dataset. */
+export function stripControls(text: string): string {
+  return text.replace(ESCAPES, "").replace(CONTROLS, "");
+}

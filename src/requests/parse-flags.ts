@@ -1,0 +1,86 @@
+import { CodeSystem, Relationship } from "../contract/index.js";
+import { UsageError } from "../errors.js";
+
+const SYSTEM_ALIASES: Record<string, CodeSystem> = {
+  CPT: "CPT",
+  CPT_MODIFIER: "CPT_MODIFIER",
+  "CPT-MODIFIER": "CPT_MODIFIER",
+  HCPCS: "HCPCS",
+  HCPCS_MODIFIER: "HCPCS_MODIFIER",
+  "HCPCS-MODIFIER": "HCPCS_MODIFIER",
+  ICD10CM: "ICD10CM",
+  ICD10: "ICD10CM",
+  "ICD-10-CM": "ICD10CM",
+};
+const PCS = new Set(["ICD10PCS", "ICD-10-PCS", "ICD_10_PCS"]);
+const SYSTEMS_HELP =
+  "CPT, CPT_MODIFIER, HCPCS, HCPCS_MODIFIER, ICD10CM (aliases ICD10, ICD-10-CM, CPT-MODIFIER, HCPCS-MODIFIER)";
+
+/** Splits comma-separated, possibly repeated flag values; blanks dropped. */
+export function splitList(values: readonly string[] | undefined): string[] | undefined {
+  if (!values) return undefined;
+  const out = values
+    .flatMap((v) => v.split(","))
+    .map((v) => v.trim())
+    .filter(Boolean);
+  return out;
+}
+
+/** `--code SYSTEM:CODE[,CODE...]` as one code reference. */
+export function parseCodeFlag(raw: string): { code_system: CodeSystem; codes: string[] } {
+  const colon = raw.indexOf(":");
+  if (colon < 0)
+    throw new UsageError(
+      `--code '${raw}' has no code system`,
+      `Write SYSTEM:CODE, e.g. --code CPT:97110; systems: ${SYSTEMS_HELP}.`,
+    );
+  const name = raw.slice(0, colon).trim().toUpperCase();
+  if (PCS.has(name))
+    throw new UsageError(
+      `--code '${raw}': the filter does not accept ICD-10-PCS codes`,
+      `Use one of ${SYSTEMS_HELP}; ICD-10-CM diagnoses are ICD10CM.`,
+    );
+  const system = SYSTEM_ALIASES[name];
+  if (!system)
+    throw new UsageError(
+      `--code '${raw}': unknown code system '${raw.slice(0, colon)}'`,
+      `Use one of ${SYSTEMS_HELP}.`,
+    );
+  const codes = splitList([raw.slice(colon + 1)]) ?? [];
+  if (codes.length === 0)
+    throw new UsageError(
+      `--code '${raw}' names no code`,
+      "Write at least one code after the colon, e.g. CPT:97110,97112.",
+    );
+  return { code_system: system, codes };
+}
+
+/** `--relationship covers,does-not-cover,...` (any case, `_` or `-`) as the API's enum values. */
+export function parseRelationships(values: readonly string[]): Relationship[] {
+  return (splitList(values) ?? []).map((v) => {
+    const rel = v.toUpperCase().replaceAll("-", "_");
+    const parsed = Relationship.safeParse(rel);
+    if (!parsed.success)
+      throw new UsageError(
+        `--relationship '${v}' is not a relationship`,
+        "Use covers, does-not-cover or references (comma-separated for several).",
+      );
+    return parsed.data;
+  });
+}
+
+/** A whole-number flag as a number, anything else left as typed for the schema to report. */
+export function integerish(raw: string | undefined): number | string | undefined {
+  if (raw === undefined) return undefined;
+  return /^[+-]?\d+$/.test(raw.trim()) ? Number(raw) : raw;
+}
+
+/** `--lob` values: lower case, `-` read as `_` (so `medicare-advantage` works). */
+export function parseLobs(values: readonly string[] | undefined): string[] | undefined {
+  return splitList(values)?.map((v) => v.toLowerCase().replaceAll("-", "_"));
+}
+
+/** `--state` values in upper case (the schema then checks them against the spec's list). */
+export function parseStates(values: readonly string[] | undefined): string[] | undefined {
+  return splitList(values)?.map((v) => v.toUpperCase());
+}

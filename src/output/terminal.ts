@@ -60,8 +60,8 @@ export function createIo(
 }
 
 // CSI / OSC / other escape sequences, then any C0/C1 control other than tab and newline.
-// eslint-disable-next-line no-control-regex
 const ESCAPES =
+  // eslint-disable-next-line no-control-regex
   /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-_]|\u009b[0-?]*[ -/]*[@-~]/g;
 // eslint-disable-next-line no-control-regex
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;

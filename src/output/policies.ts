@@ -19,7 +19,7 @@ export function renderPolicyTable(
 ): string {
   const ranked = items.some((p) => typeof p.score === "number");
   const columns: Column<Policy>[] = [
-    { header: "POLICY ID", value: (p) => p.policy_id, min: 16, flex: true },
+    { header: "POLICY ID", value: (p) => p.policy_id, flex: true, min: 24 },
     { header: "NUMBER", value: (p) => p.policy_number },
     { header: "TITLE", value: (p) => p.title, flex: true, min: 20 },
     {

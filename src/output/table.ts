@@ -53,6 +53,43 @@ export function fitWidths(
   );
 }
 
+function breakWord(word: string, width: number): string[] {
+  const parts: string[] = [];
+  let rest = word;
+  while ([...rest].length > width) {
+    // Prefer breaking after a slash (policy ids), else cut hard: never drop characters.
+    const head = rest.slice(0, width);
+    const slash = head.lastIndexOf("/");
+    const cut = slash > 0 ? slash + 1 : width;
+    parts.push(rest.slice(0, cut));
+    rest = rest.slice(cut);
+  }
+  parts.push(rest);
+  return parts;
+}
+
+/** Wraps text to `width` columns on spaces, breaking longer words without losing characters. */
+export function wrapText(text: string, width: number): string {
+  if (width < 1) return text;
+  return text
+    .split("\n")
+    .map((paragraph) => {
+      const lines: string[] = [];
+      let line = "";
+      for (const word of paragraph.split(/ +/).flatMap((w) => breakWord(w, width))) {
+        if (!line) line = word;
+        else if ([...line].length + 1 + [...word].length <= width) line += ` ${word}`;
+        else {
+          lines.push(line);
+          line = word;
+        }
+      }
+      lines.push(line);
+      return lines.join("\n");
+    })
+    .join("\n");
+}
+
 /** Renders rows as an aligned, borderless table fitted to the terminal width. */
 export function renderTable<T>(
   columns: Column<T>[],
@@ -73,12 +110,17 @@ export function renderTable<T>(
     head: columns.map((c) => io.chalk.bold(c.header)),
     chars: BORDERLESS,
     colWidths: widths,
-    wordWrap: true,
-    wrapOnWordBoundary: true,
+    // Cells are wrapped by wrapText below: cli-table3 would truncate long words with an ellipsis.
+    wordWrap: false,
     style: { head: [], border: [], "padding-left": 0, "padding-right": 0 },
   });
   cells.forEach((r, ri) =>
-    table.push(r.map((text, ci) => columns[ci]?.style?.(text, rows[ri] as T) ?? text)),
+    table.push(
+      r.map((text, ci) => {
+        const wrapped = wrapText(text, widths[ci] ?? text.length);
+        return columns[ci]?.style?.(wrapped, rows[ri] as T) ?? wrapped;
+      }),
+    ),
   );
   return table
     .toString()

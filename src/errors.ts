@@ -75,7 +75,9 @@ export function errorFromResponse(status: number, body: unknown, what = "request
     case 404:
       return new NotFoundError(
         detail ?? `${what}: not found (404)`,
-        "Check the policy id with `coverage search` (ids keep their slashes).",
+        detail === "No file stored for this policy"
+          ? "This version has no stored file of that kind: try the other variant (with or without --text), or the source URL that `coverage policy ID` shows."
+          : "Check the policy id with `coverage search` (ids keep their slashes).",
       );
     case 422: {
       const v = ValidationErrorBody.safeParse(body);

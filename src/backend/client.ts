@@ -50,7 +50,7 @@ export function validateInput<S extends z.ZodType>(
   });
   throw validationError(
     lines,
-    "Fix the values named above; `coverage <command> --help` lists them.",
+    "Fix the values named above (add --help to the command to see what each flag accepts).",
   );
 }
 
@@ -68,9 +68,12 @@ export class ApiClient {
     filter: (body: unknown, hint?: (loc: Array<string | number>) => string | undefined) =>
       filterRequest(validateInput(FilterRequest, body, "body", hint)),
     policy: (id: string) => policyRequest(validateInput(PolicyIdParam, id, "path")),
-    payers: (q: unknown) => payersRequest(validateInput(PayersQuery, q, "query")),
-    lobs: (q: unknown) => lobsRequest(validateInput(LobsQuery, q, "query")),
-    updates: (q: unknown) => updatesRequest(validateInput(UpdatesQuery, q, "query")),
+    payers: (q: unknown, hint?: (loc: Array<string | number>) => string | undefined) =>
+      payersRequest(validateInput(PayersQuery, q, "query", hint)),
+    lobs: (q: unknown, hint?: (loc: Array<string | number>) => string | undefined) =>
+      lobsRequest(validateInput(LobsQuery, q, "query", hint)),
+    updates: (q: unknown, hint?: (loc: Array<string | number>) => string | undefined) =>
+      updatesRequest(validateInput(UpdatesQuery, q, "query", hint)),
     downloadUrl: (id: string, variant: DownloadVariant) =>
       downloadUrlRequest(
         validateInput(PolicyIdParam, id, "path"),

@@ -1,5 +1,21 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { EnvHttpProxyAgent, request, type Dispatcher } from "undici";
+import { requestUrl, type ApiRequest, type ApiResponse } from "../api/request.js";
+import { AuthError, InterruptedError, UnexpectedError, UsageError } from "../errors.js";
+import { stripControls } from "../output/terminal.js";
+import { AttemptInterrupted, AttemptTimeout, networkError } from "./http-errors.js";
+import { maskSecrets, redactUrl } from "./http-redact.js";
+import {
+  backoffMs,
+  errorCode,
+  formatWait,
+  isConnectionReset,
+  isRetryableStatus,
+  MAX_RETRIES,
+  parseRetryAfter,
+  retryBaseFromEnv,
+} from "./http-retry.js";
 import type { Transport } from "./transport.js";
-import { UsageError } from "../errors.js";
 
 export interface HttpTransportOptions {
   baseUrl: string;
@@ -10,9 +26,285 @@ export interface HttpTransportOptions {
   /** User-facing notices, e.g. "waiting 5 s before retrying". */
   notify: (line: string) => void;
   signal: AbortSignal;
+  /** Proxy variables and COVERAGE_RETRY_BASE_MS come from here (default: process.env). */
+  env?: NodeJS.ProcessEnv | undefined;
+  /** Retries after the first attempt (default 3). */
+  maxRetries?: number | undefined;
+  /** First backoff step in ms (default 500, or COVERAGE_RETRY_BASE_MS). */
+  retryBaseMs?: number | undefined;
 }
 
-/** The HTTP API over undici (placeholder until the HTTP backend lands). */
-export function createHttpTransport(_options: HttpTransportOptions): Transport {
-  throw new UsageError("the HTTP backend is not available yet", "Use --local.");
+/** Biggest response body read into memory; the API's pages are far smaller. */
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+const MISSING_KEY_HINT =
+  "Set one with `coverage config set api-key` (reads stdin) or COVERAGE_API_KEY. " +
+  "A local `coverage serve` started without --api-key accepts any key.";
+
+/** Whether a URL hostname is loopback (127.0.0.0/8, ::1, localhost): plain http is fine there. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
+  if (host === "localhost" || host === "::1") return true;
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+  return m !== null && m[1] === "127" && m.slice(2).every((n) => Number(n) <= 255);
+}
+
+/** The base URL checked: http(s) only, and the key never over plain http beyond loopback. */
+export function checkBaseUrl(baseUrl: string, apiKey: string | undefined): URL {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new UsageError(
+      `api-url: '${redactUrl(baseUrl, [apiKey])}' is not a valid URL`,
+      "Example: --api-url https://api.example.com",
+    );
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    throw new UsageError(
+      `api-url: '${redactUrl(baseUrl, [apiKey])}' must start with https:// (or http:// for a loopback host)`,
+      "Example: --api-url https://api.example.com",
+    );
+  if (apiKey && url.protocol === "http:" && !isLoopbackHost(url.hostname))
+    throw new UsageError(
+      `refusing to send the API key over plain http to ${url.host}`,
+      "Use an https:// URL; plain http is allowed only for loopback hosts (127.0.0.0/8, ::1, localhost).",
+    );
+  return url;
+}
+
+function proxyOptions(env: NodeJS.ProcessEnv): {
+  httpProxy: string;
+  httpsProxy: string;
+  noProxy: string;
+} {
+  // Empty strings (not undefined) so undici does not fall back to process.env behind our back;
+  // lower case first, as curl and undici read them.
+  const pick = (...names: string[]) => names.map((n) => env[n]).find((v) => v) ?? "";
+  return {
+    httpProxy: pick("http_proxy", "HTTP_PROXY"),
+    httpsProxy: pick("https_proxy", "HTTPS_PROXY"),
+    noProxy: pick("no_proxy", "NO_PROXY"),
+  };
+}
+
+interface Received {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+type Attempt = { ok: true; res: Received } | { ok: false; error: unknown };
+
+async function readBody(body: Dispatcher.ResponseData["body"]): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) {
+      body.destroy();
+      throw new UnexpectedError(
+        `the response is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB`,
+        "Ask for fewer items with --limit.",
+      );
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function header(res: Received, name: string): string | undefined {
+  const v = res.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function maskDeep(value: unknown, secrets: ReadonlyArray<string | undefined>): unknown {
+  if (typeof value === "string") return maskSecrets(value, secrets);
+  if (Array.isArray(value)) return value.map((v) => maskDeep(v, secrets));
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskDeep(v, secrets)]));
+  return value;
+}
+
+/** The API over undici: key header, retries, timeouts, proxies, defensive parsing. */
+export function createHttpTransport(options: HttpTransportOptions): Transport {
+  const { apiKey, timeoutMs, signal, notify, verbose } = options;
+  const base = checkBaseUrl(options.baseUrl, apiKey);
+  const env = options.env ?? process.env;
+  const maxRetries = options.maxRetries ?? MAX_RETRIES;
+  const retryBaseMs = options.retryBaseMs ?? retryBaseFromEnv(env);
+  const secrets = [apiKey];
+  const origin = redactUrl(base.origin, secrets);
+  let agent: EnvHttpProxyAgent | undefined;
+
+  const dispatcher = () =>
+    (agent ??= new EnvHttpProxyAgent({
+      ...proxyOptions(env),
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      connect: { timeout: timeoutMs },
+    }));
+
+  async function attempt(
+    url: string,
+    method: string,
+    headers: Record<string, string>,
+    payload: string | undefined,
+  ): Promise<Attempt> {
+    // One deadline for connect, headers and body together; undici's own timeouts are per phase.
+    const ctrl = new AbortController();
+    const timer = setTimeout(() => ctrl.abort(new AttemptTimeout()), timeoutMs);
+    const onAbort = () => ctrl.abort(new AttemptInterrupted());
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      const res = await request(url, {
+        dispatcher: dispatcher(),
+        method: method as Dispatcher.HttpMethod,
+        headers,
+        body: payload,
+        signal: ctrl.signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      const text = await readBody(res.body);
+      return { ok: true, res: { status: res.statusCode, headers: res.headers, text } };
+    } catch (error) {
+      if (error instanceof UnexpectedError) throw error;
+      if (ctrl.signal.aborted) return { ok: false, error: ctrl.signal.reason };
+      return { ok: false, error };
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+    }
+  }
+
+  /** How long to wait before retry number `retry` (0-based), or undefined: do not retry. */
+  function retryWait(outcome: Attempt, retry: number): number | undefined {
+    if (retry >= maxRetries) return undefined;
+    if (!outcome.ok)
+      return isConnectionReset(outcome.error) ? backoffMs(retry, retryBaseMs) : undefined;
+    const { status } = outcome.res;
+    if (!isRetryableStatus(status)) return undefined;
+    const after =
+      status === 429 || status === 503
+        ? parseRetryAfter(header(outcome.res, "retry-after"), Date.now())
+        : undefined;
+    return after ?? backoffMs(retry, retryBaseMs);
+  }
+
+  function why(outcome: Attempt): string {
+    if (!outcome.ok) return `the connection to ${origin} was reset (${errorCode(outcome.error)})`;
+    const { status } = outcome.res;
+    return status === 429 ? "the API is rate limiting (429)" : `the API answered ${status}`;
+  }
+
+  function parseBody(res: Received, method: string, shown: string, isApi: boolean): unknown {
+    const ok = res.status >= 200 && res.status < 300;
+    const snippet = () =>
+      maskSecrets(stripControls(res.text.trim().slice(0, 120)).replace(/\s+/g, " "), secrets);
+    const malformed = (what: string) =>
+      new UnexpectedError(
+        `malformed response from ${method} ${shown}: ${what}`,
+        "The server's answer is not the API's JSON: check that --api-url is the API's base URL (without /v1), or report it.",
+        res.text.trim() ? [`the body starts with: ${snippet()}`] : [],
+      );
+    if (res.text.trim() === "") {
+      if (ok && isApi) throw malformed("empty body");
+      return null;
+    }
+    try {
+      return JSON.parse(res.text);
+    } catch {
+      if (ok && isApi) throw malformed("not JSON");
+      // The checks' bodies are not specified (plain "OK" is fine); for an error status with an
+      // HTML page, the status alone says what happened.
+      return isApi ? null : snippet();
+    }
+  }
+
+  return {
+    kind: "http",
+    baseUrl: options.baseUrl,
+    async send(req: ApiRequest): Promise<ApiResponse> {
+      const url = requestUrl(options.baseUrl, req);
+      const shown = redactUrl(url, secrets);
+      if (new URL(url).origin !== base.origin)
+        throw new UnexpectedError(`refusing to send a request outside ${origin}: ${shown}`);
+      const isApi = req.path === "/v1" || req.path.startsWith("/v1/");
+      if (isApi && !apiKey)
+        throw new AuthError(`no API key is set for ${origin}`, MISSING_KEY_HINT);
+
+      const headers: Record<string, string> = {
+        accept: "application/json",
+        "user-agent": "coverage-cli",
+      };
+      if (apiKey) headers["x-api-key"] = apiKey;
+      let payload: string | undefined;
+      if (req.body !== undefined) {
+        headers["content-type"] = "application/json";
+        payload = JSON.stringify(req.body);
+      }
+
+      const started = Date.now();
+      let retries = 0;
+      let outcome: Attempt;
+      for (;;) {
+        outcome = await attempt(url, req.method, headers, payload);
+        if (!outcome.ok && outcome.error instanceof AttemptInterrupted) break;
+        const wait = retryWait(outcome, retries);
+        if (wait === undefined) break;
+        notify(
+          `${why(outcome)}; retrying ${req.method} ${shown} in ${formatWait(wait)} (retry ${retries + 1} of ${maxRetries})`,
+        );
+        try {
+          await sleep(wait, undefined, { signal });
+        } catch {
+          throw new InterruptedError("interrupted");
+        }
+        retries++;
+      }
+
+      const ms = Date.now() - started;
+      const result = outcome.ok
+        ? String(outcome.res.status)
+        : (errorCode(outcome.error) ?? "error");
+      const status = !outcome.ok && outcome.error instanceof AttemptTimeout ? "timeout" : result;
+      verbose?.(
+        `${req.method} ${shown} ${status} ${ms} ms ${retries} ${retries === 1 ? "retry" : "retries"}` +
+          (apiKey ? " x-api-key: ***" : ""),
+      );
+
+      if (!outcome.ok) {
+        if (outcome.error instanceof AttemptInterrupted) throw new InterruptedError("interrupted");
+        const err = networkError(outcome.error, {
+          method: req.method,
+          url: shown,
+          origin,
+          timeoutMs,
+          retries,
+        });
+        throw new UnexpectedError(
+          maskSecrets(err.message, secrets),
+          err.suggestion,
+          err.details.map((d) => maskSecrets(d, secrets)),
+        );
+      }
+      const { res } = outcome;
+      if (res.status >= 300 && res.status < 400) {
+        const location = header(res, "location");
+        throw new UnexpectedError(
+          `${req.method} ${shown} answered a redirect (${res.status}${location ? ` to ${redactUrl(location, secrets)}` : ""})`,
+          "Use the final URL as --api-url: the key is never sent on to another address.",
+        );
+      }
+      const body = parseBody(res, req.method, shown, isApi);
+      // Error details end up in messages: a server echoing the key must not print it.
+      const ok = res.status >= 200 && res.status < 300;
+      return { status: res.status, body: ok ? body : maskDeep(body, secrets) };
+    },
+    async close() {
+      await agent?.close();
+    },
+  };
 }

@@ -88,6 +88,7 @@ export function createContext(command: Command, run: RunEnvironment): CommandCon
           if (!settings.quiet) io.stderr.write(line + "\n");
         },
         signal: run.signal,
+        env,
       });
       return { transport: t, today: resolveToday(settings.today, undefined, null, now()) };
     })());

@@ -1,8 +1,9 @@
 import { Command, Option } from "commander";
 import { registerCommands } from "../commands/index.js";
 import type { RunEnvironment } from "./context.js";
+import { VERSION } from "./version.js";
 
-export const VERSION = "0.1.0";
+export { VERSION };
 
 /** The whole command tree; also what completions and README tables are generated from. */
 export function createProgram(run: RunEnvironment): Command {

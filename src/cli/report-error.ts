@@ -6,6 +6,8 @@ export function reportError(err: unknown, stderr: NodeJS.WritableStream, verbose
   if (err instanceof CommanderError) {
     if (err.code === "commander.helpDisplayed" || err.code === "commander.version")
       return ExitCode.ok;
+    // `coverage help [command]` asks for help (0); bare `coverage` shows it as an error (1 -> 2).
+    if (err.code === "commander.help" && err.exitCode === 0) return ExitCode.ok;
     // commander has printed its own message already.
     return ExitCode.usage;
   }

@@ -1,8 +1,26 @@
 import type { Command } from "commander";
 import type { RunEnvironment } from "../cli/context.js";
+import { registerCompletion } from "./completion.js";
+import { registerConfig } from "./config.js";
+import { registerDownload } from "./download.js";
+import { registerHealth } from "./health.js";
+import { registerLobs } from "./lobs.js";
+import { registerPayers } from "./payers.js";
+import { registerPolicy } from "./policy.js";
 import { registerSearch } from "./search.js";
+import { registerUpdates } from "./updates.js";
+import { registerServe } from "./serve.js";
 
 /** Adds every subcommand to the program, in the order `--help` lists them. */
 export function registerCommands(program: Command, run: RunEnvironment): void {
   registerSearch(program, run);
+  registerPolicy(program, run);
+  registerPayers(program, run);
+  registerLobs(program, run);
+  registerUpdates(program, run);
+  registerDownload(program, run);
+  registerHealth(program, run);
+  registerConfig(program, run);
+  registerCompletion(program, run);
+  registerServe(program, run);
 }

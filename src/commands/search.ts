@@ -1,7 +1,7 @@
-import { Option, type Command } from "commander";
+import type { Command } from "commander";
 import { filterRequest } from "../api/endpoints.js";
 import type { RunEnvironment } from "../cli/context.js";
-import { LobCategory, MatchMode, Sort, type FilterRequest } from "../contract/index.js";
+import { LobCategory, Sort, type FilterRequest } from "../contract/index.js";
 import { fetchPages } from "../backend/paginate.js";
 import { writeList } from "../output/list.js";
 import { POLICY_CSV_COLUMNS, renderPolicyTable } from "../output/policies.js";
@@ -27,11 +27,9 @@ export function registerSearch(program: Command, run: RunEnvironment): void {
       "covers, does-not-cover, references (comma-separated)",
       collect,
     )
-    .addOption(
-      new Option("--match <mode>", "across --code refs: any (OR) or all (AND)").choices(
-        MatchMode.options,
-      ),
-    )
+    // --match and --sort are checked by the request schema (not commander's choices) so a bad
+    // value is reported like every other one: `body.sort: Input should be ... (--sort)`, exit 2.
+    .option("--match <mode>", "across --code refs: any (OR) or all (AND)")
     .option("--payer <ids>", "payer ids (repeatable, comma-separated)", collect)
     .option("--lob <categories>", `LOB categories: ${LobCategory.options.join(", ")}`, collect)
     .option("--lob-id <ids>", "LOB ids (repeatable, comma-separated)", collect)
@@ -45,9 +43,7 @@ export function registerSearch(program: Command, run: RunEnvironment): void {
     .option("--effective-on <date>", "in effect on DATE (start and end)")
     .option("--retired", "retired versions only")
     .option("--no-retired", "versions not retired (upcoming included)")
-    .addOption(
-      new Option("--sort <sort>", "result order (default relevance)").choices(Sort.options),
-    )
+    .option("--sort <sort>", `result order: ${Sort.options.join(", ")} (default relevance)`)
     .option("--limit <n>", "results per page, 1-100 (default 20)")
     .option("--offset <n>", "results to skip (default 0)")
     .option("--applicability", "include each result's applicability")
@@ -66,8 +62,9 @@ export function registerSearch(program: Command, run: RunEnvironment): void {
     .action(
       withContext<Opts>(run, async (ctx, opts, [words]) => {
         const base = opts.body ? await readJsonInput(opts.body, "--body") : undefined;
-        const body = buildSearchRequest({ ...opts, words: words as string[] }, base);
-        const request = ctx.offlineClient().build.filter(body, searchFlagFor);
+        const flags: SearchFlags = { ...opts, words: words as string[] };
+        const body = buildSearchRequest(flags, base);
+        const request = ctx.offlineClient().build.filter(body, (loc) => searchFlagFor(loc, flags));
         if (opts.dryRun) return ctx.printDryRun(request);
         const validated = request.body as FilterRequest;
         const client = await ctx.client();

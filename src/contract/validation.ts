@@ -5,8 +5,9 @@ type Loc = Array<string | number>;
 type Issue = z.core.$ZodIssue;
 
 const TYPE_NAMES: Record<string, [string, string]> = {
+  // Every number in the API's requests is an integer (limit, offset, days).
   int: ["int_type", "Input should be a valid integer"],
-  number: ["float_type", "Input should be a valid number"],
+  number: ["int_type", "Input should be a valid integer"],
   string: ["string_type", "Input should be a valid string"],
   boolean: ["bool_type", "Input should be a valid boolean"],
   array: ["list_type", "Input should be a valid list"],
@@ -51,7 +52,31 @@ function toItems(issue: Issue, root: unknown, prefix: Loc): ValidationErrorItem[
       }));
     case "invalid_type": {
       if (input === undefined)
-        return [{ loc, msg: "Field required", type: "missing", input: null }];
+        // As FastAPI does: the input of a missing field is the object it is missing from.
+        return [
+          {
+            loc,
+            msg: "Field required",
+            type: "missing",
+            input: valueAt(root, issue.path.slice(0, -1)) ?? null,
+          },
+        ];
+      if (issue.expected === "int" || issue.expected === "number") {
+        if (typeof input === "number" && Number.isFinite(input) && !Number.isInteger(input))
+          return [
+            item(
+              "int_from_float",
+              "Input should be a valid integer, got a number with a fractional part",
+            ),
+          ];
+        if (typeof input === "string" && !/^\s*[+-]?\d+\s*$/.test(input))
+          return [
+            item(
+              "int_parsing",
+              "Input should be a valid integer, unable to parse string as an integer",
+            ),
+          ];
+      }
       const [type, msg] = TYPE_NAMES[issue.expected] ?? [
         `${issue.expected}_type`,
         `Input should be a valid ${issue.expected}`,
@@ -107,7 +132,19 @@ export function formatValidationDetail(
   input: unknown,
   prefix: Loc = [],
 ): ValidationErrorItem[] {
-  return error.issues.flatMap((issue) => toItems(issue, input, prefix));
+  return error.issues
+    .filter((issue) => !isShadowedSafeIntIssue(issue, error.issues))
+    .flatMap((issue) => toItems(issue, input, prefix));
+}
+
+/** zod adds a "safe integer range" bound beside our own `max`; one message per field is enough. */
+function isShadowedSafeIntIssue(issue: Issue, all: readonly Issue[]): boolean {
+  if ((issue.code !== "too_big" && issue.code !== "too_small") || issue.origin !== "int")
+    return false;
+  const key = JSON.stringify(issue.path);
+  return all.some(
+    (other) => other !== issue && other.code === issue.code && JSON.stringify(other.path) === key,
+  );
 }
 
 /** Renders `detail[]` items as the CLI's `loc: msg` lines. */

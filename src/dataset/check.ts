@@ -1,4 +1,4 @@
-import type { Dataset } from "./schema.js";
+import type { DatasetInput } from "./schema.js";
 
 export interface DatasetProblem {
   path: string;
@@ -13,7 +13,7 @@ export function jsonPath(path: ReadonlyArray<PropertyKey>): string {
 }
 
 /** The cross-reference rules of `dataset-format.md` that a schema cannot state. */
-export function checkDatasetReferences(dataset: Dataset, max = 10): DatasetProblem[] {
+export function checkDatasetReferences(dataset: DatasetInput, max = 10): DatasetProblem[] {
   const problems: DatasetProblem[] = [];
   const add = (path: PropertyKey[], message: string) => {
     if (problems.length < max) problems.push({ path: jsonPath(path), message });

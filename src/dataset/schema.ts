@@ -69,3 +69,5 @@ export const Dataset = z.object({
   policies: z.array(DatasetPolicy),
 });
 export type Dataset = z.infer<typeof Dataset>;
+/** A dataset as written (defaults not applied yet): what the loader checks and the indexer reads. */
+export type DatasetInput = z.input<typeof Dataset>;

@@ -49,7 +49,10 @@ export function codeCandidates(byCode: Map<string, number[]>, filter: CodeRefFil
   return [...result].sort((a, b) => a - b);
 }
 
-/** The first `max` codes the refs name, in the order given, as catalogue keys (for ranking). */
+/**
+ * Rule Ordering: the first `max` distinct codes the refs name, in the order given, as catalogue
+ * keys (for ranking). A code named twice counts once.
+ */
 export function firstFilteredCodeKeys(filter: CodeRefFilter, max = 20): string[] {
-  return filter.refs.flatMap(refKeys).slice(0, max);
+  return [...new Set(filter.refs.flatMap(refKeys))].slice(0, max);
 }

@@ -1,5 +1,5 @@
 import type { CodeSystem, FileType, LobCategory, Relationship } from "../contract/index.js";
-import type { Dataset } from "../dataset/schema.js";
+import type { DatasetInput } from "../dataset/schema.js";
 import { compareCodePoints } from "./compare.js";
 import { codeKey } from "./codes.js";
 
@@ -58,9 +58,148 @@ export interface Db {
   catalogue: Map<string, string>;
 }
 
+/** One distinct code of the dataset: its key and the versions that link it (the index's list). */
+interface Posting {
+  key: string;
+  versions: number[];
+  /** While building: the versions counted or filled so far, and the last one seen. */
+  size: number;
+  last: number;
+}
+
+/**
+ * The code index. A catalogue has a million links but only tens of thousands of codes: each
+ * raw spelling is normalised once, and every list is allocated at its final size (growing a
+ * million small arrays by push costs more than counting first).
+ */
+class CodeIndex {
+  readonly byKey = new Map<string, number[]>();
+  readonly #byKey = new Map<string, Posting>();
+  readonly #bySystem = new Map<CodeSystem, Map<string, Posting>>();
+  // The links of a version are mostly of one system: skip the outer lookup when it repeats.
+  #lastSystem: CodeSystem | undefined;
+  #lastRaw = new Map<string, Posting>();
+
+  /** The posting of a code as written in the dataset (spellings of one code share it). */
+  posting(system: CodeSystem, code: string): Posting {
+    let raw = this.#lastRaw;
+    if (system !== this.#lastSystem) {
+      raw = this.#bySystem.get(system) ?? new Map<string, Posting>();
+      this.#bySystem.set(system, raw);
+      this.#lastSystem = system;
+      this.#lastRaw = raw;
+    }
+    let posting = raw.get(code);
+    if (posting === undefined) {
+      const key = codeKey(system, code);
+      posting = this.#byKey.get(key);
+      if (!posting) this.#byKey.set(key, (posting = { key, versions: [], size: 0, last: -1 }));
+      raw.set(code, posting);
+    }
+    return posting;
+  }
+
+  /** Fills the lists from each version's postings, given in version order. */
+  build(perVersion: ReadonlyArray<readonly Posting[]>): void {
+    perVersion.forEach((postings, i) => {
+      for (const p of postings) {
+        if (p.last === i) continue;
+        p.last = i;
+        p.size++;
+      }
+    });
+    for (const p of this.#byKey.values()) {
+      p.versions = new Array<number>(p.size);
+      p.size = 0;
+      p.last = -1;
+      this.byKey.set(p.key, p.versions);
+    }
+    perVersion.forEach((postings, i) => {
+      for (const p of postings) {
+        if (p.last === i) continue;
+        p.last = i;
+        p.versions[p.size++] = i;
+      }
+    });
+  }
+}
+
+// Only the two known variants, and only those given (the dataset object may carry other keys).
+function storedFiles(files: RawPolicy["files"]): PolicyRecord["files"] {
+  const out: PolicyRecord["files"] = {};
+  if (files?.display !== undefined) out.display = files.display;
+  if (files?.text !== undefined) out.text = files.text;
+  return out;
+}
+
+type RawPolicy = DatasetInput["policies"][number];
+type RawCodeLink = RawPolicy["codes"][number];
+
+/**
+ * A version whose code-link records are made on first use: a full catalogue has a million
+ * links, and a query reads those of a few hundred versions at most.
+ */
+class VersionRecord implements PolicyRecord {
+  readonly policy_id: string;
+  readonly policy_number: string;
+  readonly title: string;
+  readonly effective_from_date: string;
+  readonly effective_to_date: string | null;
+  readonly file_url: string;
+  readonly file_type: FileType;
+  readonly listing_url: string;
+  readonly summary: string | null;
+  readonly criteria_text: string | null;
+  readonly files: PolicyRecord["files"];
+  readonly links: LinkRecord[];
+  readonly series: string;
+  #raw: readonly RawCodeLink[];
+  #codes: CodeLinkRecord[] | undefined;
+  readonly #index: CodeIndex;
+
+  constructor(p: RawPolicy, links: LinkRecord[], index: CodeIndex) {
+    this.policy_id = p.policy_id;
+    this.policy_number = p.policy_number;
+    this.title = p.title;
+    this.effective_from_date = p.effective_from_date;
+    this.effective_to_date = p.effective_to_date;
+    this.file_url = p.file_url;
+    this.file_type = p.file_type;
+    this.listing_url = p.listing_url;
+    this.summary = p.summary;
+    this.criteria_text = p.criteria_text ?? null;
+    this.files = storedFiles(p.files);
+    this.links = links;
+    this.series = p.policy_id.slice(0, Math.max(0, p.policy_id.lastIndexOf("/")));
+    this.#raw = p.codes;
+    this.#index = index;
+  }
+
+  get codes(): CodeLinkRecord[] {
+    if (!this.#codes) {
+      this.#codes = this.#raw.map((c) => ({
+        code_system: c.code_system,
+        code: c.code,
+        key: this.#index.posting(c.code_system, c.code).key,
+        relationship: c.relationship,
+        category: c.category ?? null,
+      }));
+      this.#raw = [];
+    }
+    return this.#codes;
+  }
+
+  /** The postings of the version's links, without making the records (for the code index). */
+  postings(): Posting[] {
+    return this.#raw.map((c) => this.#index.posting(c.code_system, c.code));
+  }
+}
+
 /** Builds the engine's indexes (by id, normalised code, policy series) from a checked dataset. */
-export function indexDataset(dataset: Dataset): Db {
-  const payers = new Map(dataset.payers.map((p) => [p.payer_id, p]));
+export function indexDataset(dataset: DatasetInput): Db {
+  const payers = new Map(
+    dataset.payers.map((p) => [p.payer_id, { payer_id: p.payer_id, display_name: p.display_name }]),
+  );
   const lobs: LobRecord[] = dataset.lobs
     .map((l) => ({
       lob_id: l.lob_id,
@@ -71,59 +210,38 @@ export function indexDataset(dataset: Dataset): Db {
     }))
     .sort((a, b) => compareCodePoints(a.lob_id, b.lob_id));
   const lobById = new Map(lobs.map((l) => [l.lob_id, l]));
+  const codeIndex = new CodeIndex();
   const catalogue = new Map<string, string>();
-  for (const c of dataset.codes) catalogue.set(codeKey(c.code_system, c.code), c.description);
+  for (const c of dataset.codes ?? []) catalogue.set(codeKey(c.code_system, c.code), c.description);
 
-  const policies: PolicyRecord[] = dataset.policies
-    .map((p) => ({
-      policy_id: p.policy_id,
-      policy_number: p.policy_number,
-      title: p.title,
-      effective_from_date: p.effective_from_date,
-      effective_to_date: p.effective_to_date,
-      file_url: p.file_url,
-      file_type: p.file_type,
-      listing_url: p.listing_url,
-      summary: p.summary,
-      criteria_text: p.criteria_text ?? null,
-      files: p.files ?? {},
-      links: p.applicability.flatMap((a) => {
-        const lob = lobById.get(a.lob_id);
-        return lob ? [{ lob, from: a.from, to: a.to }] : [];
-      }),
-      codes: p.codes.map((c) => ({
-        code_system: c.code_system,
-        code: c.code,
-        key: codeKey(c.code_system, c.code),
-        relationship: c.relationship,
-        category: c.category ?? null,
-      })),
-      series: p.policy_id.slice(0, Math.max(0, p.policy_id.lastIndexOf("/"))),
-    }))
-    .sort((a, b) => compareCodePoints(a.policy_id, b.policy_id));
+  const versions: VersionRecord[] = [];
+  for (const p of dataset.policies) {
+    const links: LinkRecord[] = [];
+    for (const a of p.applicability) {
+      const lob = lobById.get(a.lob_id);
+      if (lob) links.push({ lob, from: a.from, to: a.to });
+    }
+    versions.push(new VersionRecord(p, links, codeIndex));
+  }
+  versions.sort((a, b) => compareCodePoints(a.policy_id, b.policy_id));
+  codeIndex.build(versions.map((v) => v.postings()));
 
   const byId = new Map<string, PolicyRecord>();
-  const byCode = new Map<string, number[]>();
   const bySeries = new Map<string, PolicyRecord[]>();
-  policies.forEach((p, index) => {
+  for (const p of versions) {
     byId.set(p.policy_id, p);
-    for (const c of p.codes) {
-      const list = byCode.get(c.key);
-      if (!list) byCode.set(c.key, [index]);
-      else if (list[list.length - 1] !== index) list.push(index);
-    }
     const series = bySeries.get(p.series);
     if (series) series.push(p);
     else bySeries.set(p.series, [p]);
-  });
+  }
   return {
     asOf: dataset.as_of ?? null,
     payers,
     lobs,
     lobById,
-    policies,
+    policies: versions,
     byId,
-    byCode,
+    byCode: codeIndex.byKey,
     bySeries,
     catalogue,
   };

@@ -12,9 +12,12 @@ export function storedFile(version: PolicyRecord, variant: DownloadVariant): str
   return variant === "text" ? version.files.text : version.files.display;
 }
 
-/** Rule Download: the policy number made safe, with the extension of what is served. */
+/**
+ * Rule Download: the policy number made safe, with the extension of what is served. One `_` per
+ * character (code point, hence the `u` flag), not per UTF-16 unit.
+ */
 export function downloadFilename(policyNumber: string, ext: FileType): string {
-  const base = policyNumber.replace(/[^A-Za-z0-9._-]/g, "_");
+  const base = policyNumber.replace(/[^A-Za-z0-9._-]/gu, "_");
   return `${base}.${ext}`;
 }
 

@@ -3,7 +3,7 @@ import { codeCandidates, firstFilteredCodeKeys, matchesCodeRefs } from "./codes.
 import type { Db, PolicyRecord } from "./db.js";
 import { hasScopeFilter, matchesScope, selectLinks } from "./links.js";
 import { pageOf } from "./paginate.js";
-import { compareByRelevance, comparatorFor, scoreVersions, type Ranked } from "./rank.js";
+import { comparatorFor, rankInIdOrder, scoreVersions, type Ranked } from "./rank.js";
 import { buildApplicability, buildCodeGroups, toPolicyItem } from "./shape.js";
 import { tokenize } from "./text.js";
 import { matchesRetired, overlapsWindow } from "./time.js";
@@ -27,10 +27,14 @@ export function matchesFilter(
   return true;
 }
 
-/** Rule Ordering: the ranking terms, from `q`, else the first 20 filtered codes' descriptions. */
+/**
+ * Rule Ordering: the ranking terms, from `q`, else the first 20 filtered codes' descriptions;
+ * null when there is nothing to rank by. A `q` without any term (blank, only punctuation)
+ * counts as no `q`.
+ */
 export function rankingTerms(db: Db, filter: PolicyFilter | null | undefined): string[] | null {
-  const q = filter?.q?.trim();
-  if (q) return tokenize(q);
+  const qTerms = tokenize(filter?.q ?? "");
+  if (qTerms.length > 0) return qTerms;
   if (filter?.code_refs) {
     return firstFilteredCodeKeys(filter.code_refs).flatMap((key) =>
       tokenize(db.catalogue.get(key) ?? ""),
@@ -39,7 +43,10 @@ export function rankingTerms(db: Db, filter: PolicyFilter | null | undefined): s
   return null;
 }
 
-/** Orders the matching versions by the request's sort, with scores only under relevance. */
+/**
+ * Orders the matching versions by the request's sort, with scores only under relevance.
+ * `versions` come in policy-id order (as filterPolicies's candidates do).
+ */
 export function sortVersions(db: Db, versions: PolicyRecord[], request: FilterRequest): Ranked[] {
   const sort = request.sort ?? "relevance";
   if (sort !== "relevance") {
@@ -47,10 +54,7 @@ export function sortVersions(db: Db, versions: PolicyRecord[], request: FilterRe
   }
   const terms = rankingTerms(db, request.policies);
   if (terms === null) return versions.map((version) => ({ version, score: null }));
-  const scores = scoreVersions(versions, terms);
-  return versions
-    .map((version, i) => ({ version, score: scores[i] ?? null }))
-    .sort(compareByRelevance);
+  return rankInIdOrder(versions, scoreVersions(versions, terms));
 }
 
 /** `POST /v1/policies/filter` over the dataset: filter, rank or sort, page, shape. */

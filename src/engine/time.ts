@@ -12,13 +12,16 @@ export function resolveToday(
   return flag || env || asOf || now.toISOString().slice(0, 10);
 }
 
-/** Rule Time 2: retired when ended, upcoming when it starts after today, else active. */
+/**
+ * Rule Time 2: upcoming when it starts after today, else retired when it has an end date,
+ * else active. Upcoming is checked first: a version that has not started has not ended either.
+ */
 export function versionState(
   v: { effective_from_date: string; effective_to_date: string | null },
   today: string,
 ): VersionState {
-  if (v.effective_to_date !== null) return "retired";
-  return v.effective_from_date > today ? "upcoming" : "active";
+  if (v.effective_from_date > today) return "upcoming";
+  return v.effective_to_date !== null ? "retired" : "active";
 }
 
 /** Rule Time 3: `[from, to)` is in effect on day d. */

@@ -16,7 +16,8 @@ export function changeType(db: Db, version: PolicyRecord): "new" | "updated" {
 
 /**
  * Rule Updates: versions with `today - days <= from <= today`, one item per payer linked ever,
- * by date descending, then payer name, then policy id.
+ * by date descending, then payer name, then policy id (then payer id, so equal names of two
+ * payers still come out in one fixed order).
  */
 export function listUpdates(db: Db, query: UpdatesQuery, today: string): Envelope<PolicyUpdate> {
   const since = addDays(today, -(query.days ?? DEFAULT_UPDATE_DAYS));
@@ -42,7 +43,8 @@ export function listUpdates(db: Db, query: UpdatesQuery, today: string): Envelop
     (a, b) =>
       compareCodePoints(b.effective_from_date, a.effective_from_date) ||
       compareCaseInsensitive(a.payer_display_name, b.payer_display_name) ||
-      compareCodePoints(a.policy_id, b.policy_id),
+      compareCodePoints(a.policy_id, b.policy_id) ||
+      compareCodePoints(a.payer_id, b.payer_id),
   );
   return pageOf(items, query.limit, query.offset);
 }

@@ -30,6 +30,11 @@ export function toCsv(
       return toTerminal ? stripControls(text) : text;
     }),
   );
-  const text = stringify(withHeader ? [columns, ...rows] : rows, { record_delimiter: "windows" });
+  // csv-stringify quotes a line break only when it matches the record delimiter: a bare `\n`
+  // inside a field (markdown criteria) must be quoted too (RFC 4180).
+  const text = stringify(withHeader ? [columns, ...rows] : rows, {
+    record_delimiter: "windows",
+    quoted_match: /[\r\n]/,
+  });
   return { text, header: columns };
 }

@@ -23,6 +23,21 @@ function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
 }
 
 /**
+ * The CSV header: the documented columns first (so an optional field such as a LOB's `state`
+ * has its column even when the first item lacks it), then any extra field the server added.
+ */
+export function csvColumnsFor(
+  rows: ReadonlyArray<Record<string, unknown>>,
+  documented: readonly string[] | undefined,
+): string[] | undefined {
+  if (!documented) return undefined;
+  const extra = new Set<string>();
+  for (const row of rows)
+    for (const key of Object.keys(row)) if (!documented.includes(key)) extra.add(key);
+  return [...documented, ...extra];
+}
+
+/**
  * Writes pages of a list in the chosen format: json (the envelope, one for `--all`),
  * ndjson and csv streamed per page, table once all pages are in.
  */
@@ -45,7 +60,13 @@ export async function writeList<T>(
     } else if (format === "csv") {
       const rows = page.data as Array<Record<string, unknown>>;
       if (!rows.length) continue;
-      const { text, header } = toCsv(rows, csvHeader, io.stdoutIsTTY);
+      const first = !csvStarted;
+      const { text, header } = toCsv(
+        rows,
+        csvHeader ?? csvColumnsFor(rows, out.csvColumns),
+        io.stdoutIsTTY,
+        first,
+      );
       csvHeader = header;
       csvStarted = true;
       await write(io.stdout, text);

@@ -35,22 +35,29 @@ function displayWidth(text: string): number {
   return Math.max(0, ...text.split("\n").map((l) => [...l].length));
 }
 
-/** Column widths that fit `total`: fixed columns at their content, flexible ones share the rest. */
+/**
+ * Column widths that fit `total`: fixed columns keep their content width; flexible ones give up
+ * room widest-first (down to their minimum), so one long column wraps before short ones do.
+ */
 export function fitWidths(
   natural: number[],
   flex: boolean[],
   mins: number[],
   total: number,
 ): number[] {
-  const available = total - GAP * (natural.length - 1);
-  const sum = natural.reduce((a, b) => a + b, 0);
-  if (sum <= available) return natural;
-  const fixed = natural.reduce((a, w, i) => a + (flex[i] ? 0 : w), 0);
-  const flexNatural = natural.reduce((a, w, i) => a + (flex[i] ? w : 0), 0);
-  const room = Math.max(available - fixed, 0);
-  return natural.map((w, i) =>
-    flex[i] ? Math.max(mins[i] ?? 10, Math.floor((w / (flexNatural || 1)) * room)) : w,
-  );
+  const widths = [...natural];
+  let excess = widths.reduce((a, b) => a + b, 0) - (total - GAP * (natural.length - 1));
+  const floor = natural.map((w, i) => Math.min(w, mins[i] ?? 10));
+  while (excess > 0) {
+    let widest = -1;
+    widths.forEach((w, i) => {
+      if (flex[i] && w > (floor[i] ?? 0) && (widest < 0 || w > (widths[widest] ?? 0))) widest = i;
+    });
+    if (widest < 0) break;
+    widths[widest] = (widths[widest] ?? 0) - 1;
+    excess--;
+  }
+  return widths;
 }
 
 function breakWord(word: string, width: number): string[] {

@@ -11,6 +11,7 @@ const SYSTEM_ALIASES: Record<string, CodeSystem> = {
   ICD10CM: "ICD10CM",
   ICD10: "ICD10CM",
   "ICD-10-CM": "ICD10CM",
+  "ICD-10": "ICD10CM",
 };
 const PCS = new Set(["ICD10PCS", "ICD-10-PCS", "ICD_10_PCS"]);
 const SYSTEMS_HELP =
@@ -67,6 +68,25 @@ export function parseRelationships(values: readonly string[]): Relationship[] {
       );
     return parsed.data;
   });
+}
+
+/**
+ * A list flag's values (repeatable, comma-separated); a flag given with only blanks is an
+ * error rather than an empty list, which would match nothing.
+ */
+export function requireList(
+  values: readonly string[] | undefined,
+  flag: string,
+): string[] | undefined {
+  const list = splitList(values);
+  if (list && list.length === 0)
+    throw new UsageError(`${flag} needs at least one value`, `Example: ${flag} VALUE[,VALUE...]`);
+  return list;
+}
+
+/** An enum-valued flag (`--sort`, `--match`) in the API's lower case; the schema checks it. */
+export function parseEnumFlag(raw: string | undefined): string | undefined {
+  return raw === undefined ? undefined : raw.trim().toLowerCase().replaceAll("-", "_");
 }
 
 /** A whole-number flag as a number, anything else left as typed for the schema to report. */

@@ -2,10 +2,11 @@ import { UsageError } from "../errors.js";
 import {
   integerish,
   parseCodeFlag,
+  parseEnumFlag,
   parseLobs,
   parseRelationships,
   parseStates,
-  splitList,
+  requireList,
 } from "./parse-flags.js";
 
 /** The `search` flags as commander hands them over. */
@@ -44,9 +45,58 @@ function isObject(v: unknown): v is Json {
 /** Page size for `--all` when `--limit` is not given: the API's maximum, fewest round trips. */
 export const ALL_PAGE_SIZE = 100;
 
+/** `code_refs` from `--code`, `--match` and `--relationship` over the `--body` one, or undefined. */
+function mergeCodeRefs(flags: SearchFlags, base: Json | undefined): Json | undefined {
+  const refs = flags.code?.length ? flags.code.map(parseCodeFlag) : undefined;
+  const match = parseEnumFlag(flags.match);
+  if (match !== undefined && !refs && !base)
+    throw new UsageError(
+      "--match needs --code (it says how several --code refs combine)",
+      "Example: --code CPT:97110 --code ICD10CM:M25.561 --match all",
+    );
+  let codeRefs: Json | undefined =
+    refs || match !== undefined || base
+      ? defined({ ...base, ...(refs ? { refs } : {}), match: match ?? base?.match })
+      : undefined;
+  if (flags.relationship?.length) {
+    const relationship = parseRelationships(flags.relationship);
+    if (relationship.length === 0)
+      throw new UsageError(
+        "--relationship needs at least one value",
+        "Use covers, does-not-cover or references (comma-separated for several).",
+      );
+    if (!codeRefs || !Array.isArray(codeRefs.refs))
+      throw new UsageError(
+        "--relationship needs --code",
+        "Example: --code CPT:97110 --relationship covers",
+      );
+    // Applies to every ref, those of --body included: the flag overrides the file.
+    codeRefs = {
+      ...codeRefs,
+      refs: codeRefs.refs.map((r: unknown) => (isObject(r) ? { ...r, relationship } : r)),
+    };
+  }
+  return codeRefs;
+}
+
+/** `effective_date` from `--effective-start/-end/-on` over the `--body` one, or undefined. */
+function mergeWindow(flags: SearchFlags, base: Json | undefined): Json | undefined {
+  if (flags.effectiveOn !== undefined && (flags.effectiveStart || flags.effectiveEnd))
+    throw new UsageError(
+      "--effective-on cannot be combined with --effective-start or --effective-end",
+      "--effective-on DATE is short for --effective-start DATE --effective-end DATE.",
+    );
+  const start = flags.effectiveOn ?? flags.effectiveStart;
+  const end = flags.effectiveOn ?? flags.effectiveEnd;
+  if (start === undefined && end === undefined) return undefined;
+  // Only the ends given by a flag replace the body's: `--effective-end` keeps its `start`.
+  return { ...base, ...defined({ start, end }) };
+}
+
 /**
  * Maps `search` flags (and an optional `--body` object) to the filter request body, with only
- * the fields the user set. Values are left for the contract's schema to validate.
+ * the fields the user set; flags override the body's fields. Values are left for the
+ * contract's schema to validate.
  */
 export function buildSearchRequest(flags: SearchFlags, baseBody?: unknown): Json {
   if (baseBody !== undefined && !isObject(baseBody))
@@ -56,6 +106,8 @@ export function buildSearchRequest(flags: SearchFlags, baseBody?: unknown): Json
     );
   const base: Json = baseBody ?? {};
   const basePolicies = isObject(base.policies) ? base.policies : undefined;
+  const baseOf = (key: string) =>
+    basePolicies && isObject(basePolicies[key]) ? (basePolicies[key] as Json) : undefined;
 
   const words = flags.words?.join(" ").trim();
   if (words && flags.query !== undefined)
@@ -63,51 +115,15 @@ export function buildSearchRequest(flags: SearchFlags, baseBody?: unknown): Json
       "give the search words or --query, not both",
       'Example: coverage search --query "sleep apnea"',
     );
-  if (flags.effectiveOn && (flags.effectiveStart || flags.effectiveEnd))
-    throw new UsageError(
-      "--effective-on cannot be combined with --effective-start or --effective-end",
-      "--effective-on DATE is short for --effective-start DATE --effective-end DATE.",
-    );
-
-  const refs = flags.code?.length ? flags.code.map(parseCodeFlag) : undefined;
-  const baseCodeRefs =
-    basePolicies && isObject(basePolicies.code_refs) ? basePolicies.code_refs : undefined;
-  let codeRefs: Json | undefined =
-    refs || flags.match !== undefined || baseCodeRefs
-      ? defined({
-          ...baseCodeRefs,
-          ...(refs ? { refs } : {}),
-          match: flags.match ?? baseCodeRefs?.match,
-        })
-      : undefined;
-  if (flags.relationship?.length) {
-    const relationship = parseRelationships(flags.relationship);
-    if (!codeRefs || !Array.isArray(codeRefs.refs))
-      throw new UsageError(
-        "--relationship needs --code",
-        "Example: --code CPT:97110 --relationship covers",
-      );
-    codeRefs = {
-      ...codeRefs,
-      refs: codeRefs.refs.map((r: unknown) => (isObject(r) ? { ...r, relationship } : r)),
-    };
-  }
-
-  const start = flags.effectiveOn ?? flags.effectiveStart;
-  const end = flags.effectiveOn ?? flags.effectiveEnd;
-  const baseWindow =
-    basePolicies && isObject(basePolicies.effective_date) ? basePolicies.effective_date : undefined;
-  const window =
-    start !== undefined || end !== undefined ? defined({ ...baseWindow, start, end }) : undefined;
 
   const policies = defined({
     q: words || flags.query,
-    code_refs: codeRefs,
-    payer_ids: splitList(flags.payer),
-    lobs: parseLobs(flags.lob),
-    lob_ids: splitList(flags.lobId),
-    states: parseStates(flags.state),
-    effective_date: window,
+    code_refs: mergeCodeRefs(flags, baseOf("code_refs")),
+    payer_ids: requireList(flags.payer, "--payer"),
+    lobs: parseLobs(requireList(flags.lob, "--lob")),
+    lob_ids: requireList(flags.lobId, "--lob-id"),
+    states: parseStates(requireList(flags.state, "--state")),
+    effective_date: mergeWindow(flags, baseOf("effective_date")),
     retired: flags.retired,
   });
   const mergedPolicies =
@@ -116,7 +132,7 @@ export function buildSearchRequest(flags: SearchFlags, baseBody?: unknown): Json
   return defined({
     ...base,
     policies: mergedPolicies ?? base.policies,
-    sort: flags.sort ?? base.sort,
+    sort: parseEnumFlag(flags.sort) ?? base.sort,
     limit: integerish(flags.limit) ?? base.limit ?? (flags.all ? ALL_PAGE_SIZE : undefined),
     offset: integerish(flags.offset) ?? base.offset,
     include_applicability: flags.applicability || base.include_applicability,
@@ -124,24 +140,48 @@ export function buildSearchRequest(flags: SearchFlags, baseBody?: unknown): Json
   });
 }
 
-const FLAG_FOR: Array<[string, string]> = [
-  ["body.policies.code_refs.match", "--match"],
-  ["body.policies.code_refs", "--code"],
-  ["body.policies.payer_ids", "--payer"],
-  ["body.policies.lob_ids", "--lob-id"],
-  ["body.policies.lobs", "--lob"],
-  ["body.policies.states", "--state"],
-  ["body.policies.effective_date.start", "--effective-start"],
-  ["body.policies.effective_date.end", "--effective-end"],
-  ["body.policies.retired", "--retired"],
-  ["body.policies.q", "--query"],
-  ["body.sort", "--sort"],
-  ["body.limit", "--limit"],
-  ["body.offset", "--offset"],
+// Body locations and the flags that set them (with the SearchFlags keys behind each flag).
+const FLAG_FOR: Array<[string, string, Array<keyof SearchFlags>]> = [
+  ["body.policies.code_refs.match", "--match", ["match"]],
+  ["body.policies.code_refs", "--code", ["code", "relationship"]],
+  ["body.policies.payer_ids", "--payer", ["payer"]],
+  ["body.policies.lob_ids", "--lob-id", ["lobId"]],
+  ["body.policies.lobs", "--lob", ["lob"]],
+  ["body.policies.states", "--state", ["state"]],
+  [
+    "body.policies.effective_date.start",
+    "--effective-start or --effective-on",
+    ["effectiveStart", "effectiveOn"],
+  ],
+  [
+    "body.policies.effective_date.end",
+    "--effective-end or --effective-on",
+    ["effectiveEnd", "effectiveOn"],
+  ],
+  ["body.policies.retired", "--retired", ["retired"]],
+  ["body.policies.q", "--query", ["query", "words"]],
+  ["body.sort", "--sort", ["sort"]],
+  ["body.limit", "--limit", ["limit"]],
+  ["body.offset", "--offset", ["offset"]],
 ];
 
-/** The flag that sets a body location, to name it beside a validation message. */
-export function searchFlagFor(loc: Array<string | number>): string | undefined {
+/**
+ * The flag that sets a body location, to name it beside a validation message. With `given`,
+ * only a flag that was actually used is named (a bad field may come from `--body` instead).
+ */
+export function searchFlagFor(
+  loc: Array<string | number>,
+  given?: SearchFlags,
+): string | undefined {
   const path = loc.join(".");
-  return FLAG_FOR.find(([prefix]) => path === prefix || path.startsWith(`${prefix}.`))?.[1];
+  const entry = FLAG_FOR.find(([prefix]) => path === prefix || path.startsWith(`${prefix}.`));
+  if (!entry) return undefined;
+  const [, flag, keys] = entry;
+  if (given && !keys.some((k) => given[k] !== undefined && !isEmptyList(given[k])))
+    return undefined;
+  return flag;
+}
+
+function isEmptyList(value: unknown): boolean {
+  return Array.isArray(value) && value.length === 0;
 }

@@ -1,0 +1,163 @@
+// Shared helpers of the benchmark: process timing, peak RSS, statistics, printing.
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const OUT = path.join(ROOT, "bench", "out");
+export const BIN = path.join(ROOT, "bin", "coverage.js");
+/** GNU time reports the peak RSS of the process it waits for; optional. */
+export const GNU_TIME = existsSync("/usr/bin/time") ? "/usr/bin/time" : null;
+
+/** An environment without the user's COVERAGE_* settings, proxies or colours (like the e2e tests). */
+export function cleanEnv(extra = {}) {
+  const env = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (k.startsWith("COVERAGE_") || k === "NODE_OPTIONS") continue;
+    if (/^(no_color|force_color|https?_proxy|all_proxy)$/i.test(k)) continue;
+    env[k] = v;
+  }
+  env.COVERAGE_CONFIG_DIR = CONFIG_DIR;
+  return { ...env, ...extra };
+}
+const CONFIG_DIR = mkdtempSync(path.join(os.tmpdir(), "coverage-bench-"));
+process.on("exit", () => rmSync(CONFIG_DIR, { recursive: true, force: true }));
+
+/**
+ * Runs a command to completion; resolves to wall time (ms), exit code, peak RSS (KB, when
+ * GNU time is there and `rss` is asked for) and stderr. stdout goes to /dev/null unless kept.
+ */
+export function runTimed(
+  cmd,
+  args,
+  { env = cleanEnv(), cwd = ROOT, rss = false, keepStdout = false } = {},
+) {
+  const rssFile = rss && GNU_TIME ? path.join(CONFIG_DIR, `rss-${process.hrtime.bigint()}`) : null;
+  const [file, argv] = rssFile
+    ? [GNU_TIME, ["-f", "%M", "-o", rssFile, cmd, ...args]]
+    : [cmd, args];
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint();
+    const child = spawn(file, argv, {
+      env,
+      cwd,
+      stdio: ["ignore", keepStdout ? "pipe" : "ignore", "pipe"],
+    });
+    let stderr = "";
+    let stdout = "";
+    child.stderr.on("data", (d) => (stderr += d));
+    child.stdout?.on("data", (d) => (stdout += d));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      let maxRssKb = null;
+      if (rssFile && existsSync(rssFile)) {
+        const last = readFileSync(rssFile, "utf8").trim().split("\n").pop();
+        maxRssKb = Number(last) || null;
+        rmSync(rssFile, { force: true });
+      }
+      resolve({ ms, code, stderr, stdout, maxRssKb });
+    });
+  });
+}
+
+/**
+ * Runs every case `runs` times, interleaved (case A, B, C, A, B, C, ...) so that load from
+ * other work on the machine falls on all of them alike. Fails loudly on a non-zero exit.
+ */
+export async function interleave(cases, runs, { warmup = 1, rss = false } = {}) {
+  const results = new Map(cases.map((c) => [c.name, { ms: [], rss: [] }]));
+  for (let round = -warmup; round < runs; round++) {
+    for (const c of round % 2 ? cases : [...cases].reverse()) {
+      const r = await runTimed(c.cmd, c.args, { env: c.env, cwd: c.cwd, rss });
+      if (r.code !== 0 && !c.allowFail) {
+        throw new Error(`${c.name} exited ${r.code}:\n${r.stderr.slice(0, 2000)}`);
+      }
+      if (round < 0) continue;
+      results.get(c.name).ms.push(r.ms);
+      if (r.maxRssKb) results.get(c.name).rss.push(r.maxRssKb);
+    }
+  }
+  return results;
+}
+
+/** The q-quantile (0..1) of numbers, by linear interpolation. */
+export function quantile(values, q) {
+  if (!values.length) return NaN;
+  const s = [...values].sort((a, b) => a - b);
+  const pos = (s.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return s[lo] + (s[hi] - s[lo]) * (pos - lo);
+}
+export const median = (values) => quantile(values, 0.5);
+
+/** Formats a number with a fixed number of decimals, or "n/a". */
+export function fmt(n, digits = 1) {
+  return Number.isFinite(n) ? n.toFixed(digits) : "n/a";
+}
+export const mb = (kb) => (kb ? `${(kb / 1024).toFixed(0)} MB` : "n/a");
+
+/** Prints rows as aligned columns. */
+export function printTable(header, rows) {
+  const all = [header, ...rows].map((r) => r.map((c) => String(c ?? "")));
+  const widths = header.map((_, i) => Math.max(...all.map((r) => r[i].length)));
+  for (const [n, r] of all.entries()) {
+    console.log(
+      "  " + r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  "),
+    );
+    if (n === 0) console.log("  " + widths.map((w) => "-".repeat(w)).join("  "));
+  }
+}
+
+const verdicts = [];
+/** Records a target's outcome; printed again in the summary at the end. */
+export function verdict(name, ok, detail) {
+  const line = `${ok === null ? "SKIP" : ok ? "PASS" : "FAIL"}  ${name}: ${detail}`;
+  verdicts.push(line);
+  console.log("  " + line);
+}
+/** Every verdict so far. */
+export function verdictLines() {
+  return verdicts;
+}
+
+/** Waits for a line matching `re` on a child's stdout; resolves to the match. */
+export function waitForLine(child, re, timeoutMs, what) {
+  return new Promise((resolve, reject) => {
+    let seen = "";
+    let err = "";
+    const timer = setTimeout(
+      () => done(new Error(`${what}: no ${re} within ${timeoutMs} ms\n${err}`)),
+      timeoutMs,
+    );
+    const onData = (d) => {
+      seen += d;
+      const m = seen.match(re);
+      if (m) done(null, m);
+    };
+    const onErr = (d) => (err += d);
+    const onExit = (code) => done(new Error(`${what} exited ${code} before it was ready\n${err}`));
+    function done(e, m) {
+      clearTimeout(timer);
+      child.stdout.off("data", onData);
+      child.stderr?.off("data", onErr);
+      child.off("exit", onExit);
+      if (e) reject(e);
+      else resolve(m);
+    }
+    child.stdout.on("data", onData);
+    child.stderr?.on("data", onErr);
+    child.on("exit", onExit);
+  });
+}
+
+/** The machine the figures come from. */
+export function machine() {
+  const cpu =
+    readFileSync("/proc/cpuinfo", "utf8").match(/model name\s*:\s*(.*)/)?.[1] ??
+    os.cpus()[0]?.model;
+  return `${os.availableParallelism?.() ?? os.cpus().length} cores, ${cpu}, node ${process.version}, ${os.platform()} ${os.release()}`;
+}

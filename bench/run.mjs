@@ -1,0 +1,334 @@
+#!/usr/bin/env node
+// `npm run bench`: cold start, scale, --all streaming and download, each measured against a
+// baseline in the same run (interleaved), reported as medians and ratios with PASS/FAIL per
+// target. It is a measurement, not a test: it always exits 0 once it has run.
+//
+//   node bench/run.mjs [cold] [scale] [all] [download]     (default: every part)
+// Env: BENCH_RUNS (cold-start runs per case, default 20), BENCH_SCALE_RUNS (default 5),
+//      BENCH_BASELINE=DIR[,DIR...] (older checkouts or builds with DIR/bin/coverage.js: their
+//      figures are printed beside ours, for before/after comparisons).
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, rmSync, statSync } from "node:fs";
+import path from "node:path";
+import {
+  BIN,
+  GNU_TIME,
+  OUT,
+  ROOT,
+  cleanEnv,
+  fmt,
+  interleave,
+  machine,
+  mb,
+  median,
+  printTable,
+  quantile,
+  runTimed,
+  verdict,
+  verdictLines,
+  waitForLine,
+} from "./lib.mjs";
+
+const parts = new Set(process.argv.slice(2));
+const want = (p) => parts.size === 0 || parts.has(p);
+const RUNS = Number(process.env.BENCH_RUNS ?? 20);
+const SCALE_RUNS = Number(process.env.BENCH_SCALE_RUNS ?? 5);
+const BASELINES = (process.env.BENCH_BASELINE ?? "")
+  .split(",")
+  .filter(Boolean)
+  .map((d) => path.resolve(d));
+const NODE = process.execPath;
+
+mkdirSync(OUT, { recursive: true });
+console.log(`coverage benchmark — ${machine()}`);
+console.log(
+  `load average at start: ${(await import("node:os"))
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")}`,
+);
+for (const b of BASELINES) console.log(`baseline build: ${b}`);
+
+/** The CLI builds to compare: ours, and the baseline's when given. */
+const builds = [{ label: "", bin: BIN }];
+for (const dir of BASELINES) {
+  const label = BASELINES.length === 1 ? "before" : path.basename(dir);
+  builds.push({ label: `${label}: `, bin: path.join(dir, "bin", "coverage.js") });
+}
+
+function ensureDataset(file, args) {
+  const generator = path.join(ROOT, "bench", "generate-dataset.mjs");
+  if (existsSync(file) && statSync(file).mtimeMs > statSync(generator).mtimeMs) return;
+  const r = spawnSync(NODE, [generator, "--out", file, ...args], { cwd: ROOT, stdio: "inherit" });
+  if (r.status !== 0) throw new Error(`dataset generation failed for ${file}`);
+}
+
+/** Whether the built CLI lists a subcommand (others are still writing some of them). */
+function hasCommand(name) {
+  const r = spawnSync(NODE, [BIN, "--help"], { cwd: ROOT, env: cleanEnv(), encoding: "utf8" });
+  return new RegExp(`^\\s+${name}\\b`, "m").test(r.stdout.split(/^Commands:/m)[1] ?? "");
+}
+
+/** Prints a timing table with ratios to the first case (the baseline). */
+function report(cases, results) {
+  const base = median(results.get(cases[0].name).ms);
+  printTable(
+    ["case", "median ms", "p90 ms", "ratio", "peak RSS"],
+    cases.map((c) => {
+      const r = results.get(c.name);
+      return [
+        c.name,
+        fmt(median(r.ms)),
+        fmt(quantile(r.ms, 0.9)),
+        `${fmt(median(r.ms) / base, 2)}x`,
+        mb(median(r.rss)),
+      ];
+    }),
+  );
+  return (name) => median(results.get(name).ms) / base;
+}
+
+// ---------------------------------------------------------------------------------------------
+async function coldStart() {
+  console.log(`\n## 1. Cold start (${RUNS} runs per case, interleaved; ratio to \`node -e 0\`)`);
+  const cases = [{ name: "node -e 0", cmd: NODE, args: ["-e", "0"] }];
+  for (const b of builds) {
+    cases.push(
+      { name: `${b.label}coverage --version`, cmd: NODE, args: [b.bin, "--version"] },
+      { name: `${b.label}coverage --help`, cmd: NODE, args: [b.bin, "--help"] },
+      {
+        name: `${b.label}coverage --local search --code CPT:97110 --state CA --json`,
+        cmd: NODE,
+        args: [b.bin, "--local", "search", "--code", "CPT:97110", "--state", "CA", "--json"],
+      },
+    );
+  }
+  const results = await interleave(cases, RUNS, { warmup: 2 });
+  // Peak RSS from one extra run each (GNU time would add its own fork to the timings).
+  for (const c of cases) {
+    const r = await runTimed(c.cmd, c.args, { rss: true });
+    if (r.maxRssKb) results.get(c.name).rss.push(r.maxRssKb);
+  }
+  const ratio = report(cases, results);
+  verdict(
+    "--version <= 1.6x node -e 0",
+    ratio("coverage --version") <= 1.6,
+    `${fmt(ratio("coverage --version"), 2)}x`,
+  );
+  const search = "coverage --local search --code CPT:97110 --state CA --json";
+  verdict(
+    "local search (bundled data) <= 2.5x node -e 0",
+    ratio(search) <= 2.5,
+    `${fmt(ratio(search), 2)}x`,
+  );
+  console.log(`  (info) --help: ${fmt(ratio("coverage --help"), 2)}x`);
+}
+
+// ---------------------------------------------------------------------------------------------
+async function scale() {
+  const file = path.join(OUT, "big.json");
+  ensureDataset(file, []);
+  const size = statSync(file).size;
+  console.log(
+    `\n## 2. Scale: ${path.relative(ROOT, file)} (${(size / 1e6).toFixed(0)} MB; 20,000 versions, ~1,000,000 ICD-10-CM links, 50 payers, 500 LOBs)`,
+  );
+  console.log(
+    `### One-shot search (${SCALE_RUNS} runs per case, interleaved; ratio to a bare JSON.parse of the file)`,
+  );
+  const cases = [
+    {
+      name: "node: JSON.parse(readFileSync(big.json))",
+      cmd: NODE,
+      args: ["-e", "JSON.parse(require('node:fs').readFileSync(process.argv[1], 'utf8'))", file],
+    },
+  ];
+  for (const b of builds) {
+    cases.push({
+      name: `${b.label}coverage --local --data big.json search --code ICD10CM:E119 --state CA`,
+      cmd: NODE,
+      args: [b.bin, "--local", "--data", file, "search", "--code", "ICD10CM:E119", "--state", "CA"],
+    });
+  }
+  const results = await interleave(cases, SCALE_RUNS, { warmup: 1, rss: true });
+  const ratio = report(cases, results);
+  const name = cases[1].name;
+  verdict(
+    "1M-link one-shot search <= 2.0x bare parse",
+    ratio(name) <= 2.0,
+    `${fmt(ratio(name), 2)}x`,
+  );
+
+  console.log(
+    "### In-process query latency after one load (200 queries per kind, engine from src/ via tsx)",
+  );
+  const r = await runTimed(
+    NODE,
+    ["--import", "tsx", path.join("bench", "engine-queries.mjs"), file, "200"],
+    {
+      keepStdout: true,
+    },
+  );
+  if (r.code !== 0) throw new Error(`engine-queries failed:\n${r.stderr}`);
+  const q = JSON.parse(r.stdout);
+  console.log(
+    `  load (read, parse, check, index): ${fmt(q.loadMs, 0)} ms; ${q.versions} versions, ${q.links} links; peak RSS ${mb(q.maxRssKb)}`,
+  );
+  const rows = Object.entries(q.kinds).map(([kind, k]) => [
+    kind,
+    fmt(k.first),
+    fmt(quantile(k.times, 0.5), 2),
+    fmt(quantile(k.times, 0.99), 2),
+    fmt(k.avgResults, 1),
+  ]);
+  printTable(["query", "first ms", "p50 ms", "p99 ms", "results/page"], rows);
+  const worst = Math.max(...Object.values(q.kinds).map((k) => quantile(k.times, 0.5)));
+  verdict(
+    "query p50 after load <= 20 ms (every kind)",
+    worst <= 20,
+    `worst p50 ${fmt(worst, 2)} ms`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+async function startProcess(cmd, args, re, what, env = cleanEnv()) {
+  const child = spawn(cmd, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  const m = await waitForLine(child, re, 60_000, what);
+  child.stderr.resume();
+  return { child, match: m };
+}
+
+async function allNdjson() {
+  console.log("\n## 3. search --all --format ndjson from `coverage serve`");
+  if (!hasCommand("serve")) {
+    verdict("--all peak RSS < 150 MB", null, "`coverage serve` is not there yet; part skipped");
+    return;
+  }
+  const file = path.join(OUT, "wide.json");
+  // 100,000 versions with few links each: the result count, not the links, is what grows here.
+  ensureDataset(file, ["--versions", "100000", "--links", "200000", "--seed", "9"]);
+  const { child, match } = await startProcess(
+    NODE,
+    [BIN, "serve", "--port", "0", "--data", file],
+    /(https?:\/\/[^\s]+)/,
+    "coverage serve",
+  );
+  const url = match[1].replace(/\/+$/, "");
+  console.log(`  server: ${url} (its own memory is not counted)`);
+  try {
+    const env = cleanEnv({ COVERAGE_API_KEY: "bench-key-0000" });
+    const payers20 = Array.from({ length: 10 }, (_, i) => `P${String(i).padStart(2, "0")}`).join(
+      ",",
+    );
+    const cases = [
+      { name: "search --all (payers P00-P09)", args: ["search", "--payer", payers20] },
+      { name: "search --all (every version)", args: ["search"] },
+    ];
+    const rows = [];
+    const peaks = [];
+    for (const c of cases) {
+      const args = [
+        BIN,
+        "--api-url",
+        url,
+        "--format",
+        "ndjson",
+        ...c.args,
+        "--all",
+        "--limit",
+        "100",
+      ];
+      const r = await runTimed(NODE, args, { env, rss: true, keepStdout: true });
+      if (r.code !== 0) throw new Error(`${c.name} exited ${r.code}:\n${r.stderr.slice(0, 2000)}`);
+      const lines = r.stdout.split("\n").filter(Boolean).length;
+      peaks.push(r.maxRssKb);
+      rows.push([
+        c.name,
+        lines,
+        fmt(r.ms / 1000, 2),
+        fmt(lines / (r.ms / 1000), 0),
+        mb(r.maxRssKb),
+      ]);
+    }
+    printTable(["case", "results", "seconds", "results/s", "client peak RSS"], rows);
+    const worst = Math.max(...peaks.map((k) => k ?? Infinity));
+    verdict(
+      "--all peak RSS < 150 MB whatever the result count",
+      GNU_TIME ? worst < 150 * 1024 : null,
+      GNU_TIME
+        ? `${mb(peaks[0])} at ${rows[0][1]} results, ${mb(peaks[1])} at ${rows[1][1]}`
+        : "no /usr/bin/time",
+    );
+  } finally {
+    child.kill();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+async function download() {
+  console.log("\n## 4. download of a 200 MB file from a local server, against curl");
+  if (!hasCommand("download")) {
+    verdict("download >= 90% of curl", null, "`coverage download` is not there yet; part skipped");
+    return;
+  }
+  if (spawnSync("curl", ["--version"]).status !== 0) {
+    verdict(
+      "download >= 90% of curl",
+      null,
+      "curl is not installed (apt-get install curl); part skipped",
+    );
+    return;
+  }
+  const { child, match } = await startProcess(
+    NODE,
+    [path.join("bench", "file-server.mjs"), "--size-mb", "200", "--dir", OUT],
+    /(http:\/\/[^\s]+)/,
+    "bench file server",
+  );
+  const url = match[1];
+  const cliOut = path.join(OUT, "download-cli.pdf");
+  const curlOut = path.join(OUT, "download-curl.pdf");
+  try {
+    const env = cleanEnv({ COVERAGE_API_KEY: "bench-key-0000" });
+    const cases = [
+      { name: "curl", cmd: "curl", args: ["-sSf", "-o", curlOut, `${url}/files/big.pdf`], env },
+      {
+        name: "coverage download",
+        cmd: NODE,
+        args: [BIN, "--api-url", url, "download", "bench/BIG/2024-01-01", "-o", cliOut, "--force"],
+        env,
+      },
+    ];
+    const results = await interleave(cases, SCALE_RUNS, { warmup: 1, rss: true });
+    const bytes = 200 * 1024 * 1024;
+    for (const f of [cliOut, curlOut]) {
+      if (!existsSync(f) || statSync(f).size !== bytes) throw new Error(`${f}: not ${bytes} bytes`);
+    }
+    const rate = (name) => bytes / 1024 / 1024 / (median(results.get(name).ms) / 1000);
+    printTable(
+      ["case", "median s", "MB/s", "peak RSS"],
+      cases.map((c) => [
+        c.name,
+        fmt(median(results.get(c.name).ms) / 1000, 2),
+        fmt(rate(c.name), 0),
+        mb(median(results.get(c.name).rss)),
+      ]),
+    );
+    const share = rate("coverage download") / rate("curl");
+    verdict("download >= 90% of curl's throughput", share >= 0.9, `${fmt(share * 100, 0)}%`);
+  } finally {
+    child.kill();
+    // The copies are 200 MB each; the source file stays for the next run.
+    for (const f of [cliOut, curlOut]) rmSync(f, { force: true });
+  }
+}
+
+for (const [name, part] of Object.entries({ cold: coldStart, scale, all: allNdjson, download })) {
+  if (!want(name)) continue;
+  try {
+    await part();
+  } catch (err) {
+    verdict(`part '${name}'`, false, `stopped: ${err.message}`);
+  }
+}
+console.log("\n## Summary");
+for (const line of verdictLines()) console.log("  " + line);

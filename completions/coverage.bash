@@ -1,0 +1,204 @@
+# bash completion for coverage. Generated from the command tree by `coverage completion bash`: do not edit.
+# Install: save this file as ~/.local/share/bash-completion/completions/coverage (loaded on
+# demand by bash-completion), or `source` it from ~/.bashrc (bash 3.2+, bash-completion optional).
+
+# The subcommands of a command path ($1: names joined by spaces, empty for the root).
+_coverage_commands() {
+  case "$1" in
+    '') REPLY='search policy payers lobs updates download health config completion serve help' ;;
+    'config') REPLY='get set unset list path help' ;;
+    *) REPLY='' ;;
+  esac
+}
+
+# The options recognised after a command path: its own, then those of its parents.
+_coverage_options() {
+  case "$1" in
+    '') REPLY='--version --api-url --sandbox --local --data --today --profile --json --format
+      --no-color -q --quiet -v --verbose --timeout -h --help' ;;
+    'search') REPLY='--query --code --relationship --match --payer --lob --lob-id --state
+      --effective-start --effective-end --effective-on --retired --no-retired --sort --limit
+      --offset --applicability --code-groups --body --all --dry-run -h --help --api-url --sandbox
+      --local --data --today --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
+    'policy') REPLY='--criteria --dry-run -h --help --api-url --sandbox --local --data --today
+      --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
+    'payers') REPLY='--lob --limit --offset --all --dry-run -h --help --api-url --sandbox --local
+      --data --today --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
+    'lobs') REPLY='--lob --payer --state --limit --offset --all --dry-run -h --help --api-url
+      --sandbox --local --data --today --profile --json --format --no-color -q --quiet -v --verbose
+      --timeout' ;;
+    'updates') REPLY='--days --limit --offset --all --dry-run -h --help --api-url --sandbox --local
+      --data --today --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
+    'download') REPLY='--text -o --output --force --url-only --dry-run -h --help --api-url --sandbox
+      --local --data --today --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
+    'health') REPLY='--dry-run -h --help --api-url --sandbox --local --data --today --profile --json
+      --format --no-color -q --quiet -v --verbose --timeout' ;;
+    'config') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json --format
+      --no-color -q --quiet -v --verbose --timeout' ;;
+    'config get') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json
+      --format --no-color -q --quiet -v --verbose --timeout' ;;
+    'config set') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json
+      --format --no-color -q --quiet -v --verbose --timeout' ;;
+    'config unset') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json
+      --format --no-color -q --quiet -v --verbose --timeout' ;;
+    'config list') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json
+      --format --no-color -q --quiet -v --verbose --timeout' ;;
+    'config path') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json
+      --format --no-color -q --quiet -v --verbose --timeout' ;;
+    'config help') REPLY='--api-url --sandbox --local --data --today --profile --json --format
+      --no-color -q --quiet -v --verbose --timeout' ;;
+    'completion') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json
+      --format --no-color -q --quiet -v --verbose --timeout' ;;
+    'serve') REPLY='--port --host --api-key --sandbox -h --help --api-url --local --data --today
+      --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
+    'help') REPLY='--api-url --sandbox --local --data --today --profile --json --format --no-color
+      -q --quiet -v --verbose --timeout' ;;
+    *) REPLY='' ;;
+  esac
+}
+
+# What a command's own option takes ($1 path, $2 option): none (a flag), text, file, or
+# choices|list|partial then the values; empty when the command does not define it.
+_coverage_option() {
+  case "$1|$2" in
+    '|--version'|'|--sandbox'|'|--local'|'|--json'|'|--no-color'|'|-q'|'|--quiet'|'|-v'|\
+    '|--verbose'|'|-h'|'|--help'|'search|--retired'|'search|--no-retired'|'search|--applicability'|\
+    'search|--code-groups'|'search|--all'|'search|--dry-run'|'search|-h'|'search|--help'|\
+    'policy|--criteria'|'policy|--dry-run'|'policy|-h'|'policy|--help'|'payers|--all'|\
+    'payers|--dry-run'|'payers|-h'|'payers|--help'|'lobs|--all'|'lobs|--dry-run'|'lobs|-h'|\
+    'lobs|--help'|'updates|--all'|'updates|--dry-run'|'updates|-h'|'updates|--help'|\
+    'download|--text'|'download|--force'|'download|--url-only'|'download|--dry-run'|'download|-h'|\
+    'download|--help'|'health|--dry-run'|'health|-h'|'health|--help'|'config|-h'|'config|--help'|\
+    'config get|-h'|'config get|--help'|'config set|-h'|'config set|--help'|'config unset|-h'|\
+    'config unset|--help'|'config list|-h'|'config list|--help'|'config path|-h'|\
+    'config path|--help'|'completion|-h'|'completion|--help'|'serve|--sandbox'|'serve|-h'|\
+    'serve|--help') REPLY='none' ;;
+    '|--api-url'|'|--today'|'|--profile'|'|--timeout'|'search|--query'|'search|--payer'|\
+    'search|--lob-id'|'search|--effective-start'|'search|--effective-end'|'search|--effective-on'|\
+    'search|--limit'|'search|--offset'|'payers|--limit'|'payers|--offset'|'lobs|--payer'|\
+    'lobs|--limit'|'lobs|--offset'|'updates|--days'|'updates|--limit'|'updates|--offset'|\
+    'serve|--port'|'serve|--host'|'serve|--api-key') REPLY='text' ;;
+    '|--data'|'search|--body'|'download|-o'|'download|--output') REPLY='file' ;;
+    '|--format') REPLY='choices table json ndjson csv' ;;
+    'search|--code') REPLY='partial CPT: CPT_MODIFIER: HCPCS: HCPCS_MODIFIER: ICD10CM:' ;;
+    'search|--relationship') REPLY='list covers does-not-cover references' ;;
+    'search|--match') REPLY='choices any all' ;;
+    'search|--lob'|'payers|--lob'|'lobs|--lob') REPLY='list commercial medicare_part_a medicare_part_b medicare_advantage medicare_part_d medicaid individual_aca' ;;
+    'search|--state'|'lobs|--state') REPLY='list AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC AS GU PR VI CNMI NF SF DN QN UN EM WM' ;;
+    'search|--sort') REPLY='choices policy_id_asc policy_id_desc title_asc title_desc policy_number_asc policy_number_desc relevance' ;;
+    *) REPLY='' ;;
+  esac
+}
+
+# What positional argument $2 (from 0) of path $1 takes, as for options.
+_coverage_argument() {
+  case "$1|$2" in
+    'config get|0') REPLY='choices api-url sandbox-url api-key format timeout' ;;
+    'config set|0') REPLY='choices api-url sandbox-url api-key format timeout' ;;
+    'config set|1') REPLY='text' ;;
+    'config unset|0') REPLY='choices api-url sandbox-url api-key format timeout' ;;
+    'config help|0') REPLY='choices get set unset list path' ;;
+    'completion|0') REPLY='choices bash zsh fish' ;;
+    'help|0') REPLY='choices search policy payers lobs updates download health config completion serve' ;;
+    *) REPLY='text' ;;
+  esac
+}
+
+# Offers candidates for the word being completed: $1 the word, $2 an --option= prefix, then a spec.
+_coverage_offer() {
+  local cur=$1 prefix=$2 kind=$3 value head=''
+  shift 3
+  local -a candidates=()
+  local typed=${cur:${#prefix}}
+  COMPREPLY=()
+  case $kind in
+    file)
+      # compgen filters (and expands ~) itself; bash replaces the part after --option=.
+      [[ $COMP_WORDBREAKS == *=* ]] && prefix=''
+      while IFS= read -r value; do COMPREPLY+=("$prefix$value"); done < <(compgen -f -- "$typed")
+      compopt -o filenames 2>/dev/null
+      return 0
+      ;;
+    list)
+      [[ $typed == *,* ]] && head=${typed%,*},
+      for value in "$@"; do
+        [[ ,$head == *,"$value",* ]] || candidates+=("$prefix$head$value")
+      done
+      ;;
+    choices | partial)
+      for value in "$@"; do candidates+=("$prefix$value"); done
+      [[ $kind == partial ]] && compopt -o nospace 2>/dev/null
+      ;;
+  esac
+  # Bash replaces only the part of the word after its last COMP_WORDBREAKS character.
+  local word=$cur
+  [[ $COMP_WORDBREAKS == *=* ]] && word=${word##*=}
+  [[ $COMP_WORDBREAKS == *:* ]] && word=${word##*:}
+  local strip=$((${#cur} - ${#word}))
+  for value in "${candidates[@]}"; do
+    [[ $value == "$cur"* ]] && COMPREPLY+=("${value:strip}")
+  done
+  return 0
+}
+
+# What option $2 takes after path $1: the nearest definition, the command's own or a parent's.
+_coverage_lookup() {
+  local path=$1
+  while _coverage_option "$path" "$2"; [[ -z $REPLY && -n $path ]]; do
+    if [[ $path == *' '* ]]; then path=${path% *}; else path=''; fi
+  done
+  REPLY=${REPLY:-none}
+}
+
+_coverage() {
+  local line=${COMP_LINE:0:${COMP_POINT:-${#COMP_LINE}}}
+  local -a words=()
+  read -r -a words <<<"$line"
+  [[ -z $line || $line == *[[:space:]] ]] && words+=("")
+  local cur=${words[${#words[@]}-1]}
+  local path='' nargs=0 expect='' ended='' i word
+  for ((i = 1; i < ${#words[@]} - 1; i++)); do
+    word=${words[i]}
+    if [[ -n $expect ]]; then
+      expect=''
+    elif [[ -z $ended && $word == -* ]]; then
+      case $word in
+        --) ended=1 ;;
+        --*=*) ;;
+        *)
+          _coverage_lookup "$path" "$word"
+          [[ $REPLY != none ]] && expect=$word
+          ;;
+      esac
+    else
+      _coverage_commands "$path"
+      if ((nargs == 0)) && [[ " $REPLY " == *" $word "* ]]; then
+        path=${path:+$path }$word
+      else
+        nargs=$((nargs + 1))
+      fi
+    fi
+  done
+  local prefix=''
+  if [[ -n $expect ]]; then
+    _coverage_lookup "$path" "$expect"
+  elif [[ -z $ended && $cur == --*=* ]]; then
+    prefix=${cur%%=*}=
+    _coverage_lookup "$path" "${cur%%=*}"
+  elif [[ -z $ended && $cur == -* ]]; then
+    _coverage_options "$path"
+    REPLY="choices $REPLY"
+  else
+    _coverage_commands "$path"
+    if ((nargs == 0)) && [[ -n $REPLY ]]; then
+      REPLY="choices $REPLY"
+    else
+      _coverage_argument "$path" "$nargs"
+    fi
+  fi
+  # REPLY is a kind followed by values: split on purpose (no value holds a space or a glob).
+  # shellcheck disable=SC2086
+  _coverage_offer "$cur" "$prefix" $REPLY
+}
+
+complete -F _coverage coverage

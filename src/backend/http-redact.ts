@@ -1,0 +1,63 @@
+/** Query parameters that carry a credential or a link signature: never printed. */
+const SECRET_PARAMS = new Set([
+  "signature",
+  "sig",
+  "token",
+  "access_token",
+  "api_key",
+  "apikey",
+  "key",
+  "x-amz-signature",
+  "x-amz-credential",
+  "x-amz-security-token",
+  "x-goog-signature",
+  "x-goog-credential",
+]);
+
+const MASK = "***";
+
+function maskQuery(query: string): string {
+  return query
+    .split("&")
+    .map((pair) => {
+      const eq = pair.indexOf("=");
+      const rawName = eq < 0 ? pair : pair.slice(0, eq);
+      let name = rawName;
+      try {
+        name = decodeURIComponent(rawName.replace(/\+/g, " "));
+      } catch {
+        // A malformed escape: compare the raw name.
+      }
+      return eq >= 0 && SECRET_PARAMS.has(name.toLowerCase()) ? `${rawName}=${MASK}` : pair;
+    })
+    .join("&");
+}
+
+/**
+ * A URL (or a path with a query) safe to print: signature-like query values and any password
+ * in the authority are `***`, and every given secret is masked wherever it appears.
+ */
+export function redactUrl(url: string, secrets: ReadonlyArray<string | undefined> = []): string {
+  let out = url.replace(/^([a-z][a-z0-9+.-]*:\/\/)([^/@?#]*)@/i, (_m, scheme: string) => {
+    return `${scheme}${MASK}@`;
+  });
+  const q = out.indexOf("?");
+  if (q >= 0) {
+    const hash = out.indexOf("#", q);
+    const end = hash < 0 ? out.length : hash;
+    out = out.slice(0, q + 1) + maskQuery(out.slice(q + 1, end)) + out.slice(end);
+  }
+  return maskSecrets(out, secrets);
+}
+
+/** Replaces every occurrence of each secret (and its URL-encoded form) with `***`. */
+export function maskSecrets(text: string, secrets: ReadonlyArray<string | undefined>): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (!secret) continue;
+    out = out.split(secret).join(MASK);
+    const encoded = encodeURIComponent(secret);
+    if (encoded !== secret) out = out.split(encoded).join(MASK);
+  }
+  return out;
+}

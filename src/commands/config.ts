@@ -1,0 +1,83 @@
+import type { Command } from "commander";
+import type { RunEnvironment } from "../cli/context.js";
+import { CONFIG_KEYS } from "../config/keys.js";
+import { configFile } from "../config/paths.js";
+import { getValue, listValues, setValue, unsetValue, type ConfigRun } from "../config/actions.js";
+import { checkProfileName } from "../config/values.js";
+import { OutputFormat, resolveProfileName, type GlobalFlags } from "../cli/settings.js";
+import { createIo } from "../output/terminal.js";
+import { examples } from "./shared.js";
+
+type Handler = (c: ConfigRun, args: Array<string | undefined>) => Promise<void>;
+
+// Not createContext: `config` must work even when the stored settings it would fix are broken.
+function action(run: RunEnvironment, handler: Handler) {
+  return async (...all: unknown[]) => {
+    const flags = (all[all.length - 1] as Command).optsWithGlobals<GlobalFlags>();
+    const io = createIo(flags.color, run.env, run.stdout, run.stderr);
+    const format = flags.json ? "json" : OutputFormat.catch("table").parse(flags.format);
+    const c: ConfigRun = {
+      io,
+      env: run.env,
+      signal: run.signal,
+      format,
+      profile: checkProfileName(resolveProfileName(flags, run.env)),
+      notice: (m) => {
+        if (!flags.quiet && io.stderrIsTTY) io.stderr.write(io.chalk.dim(m) + "\n");
+      },
+    };
+    await handler(c, all.slice(0, -2) as Array<string | undefined>);
+  };
+}
+
+/** `coverage config get|set|unset|list|path`: the profile settings in config.json (mode 0600). */
+export function registerConfig(program: Command, run: RunEnvironment): void {
+  const keys = CONFIG_KEYS.join(", ");
+  const config = program
+    .command("config")
+    .description(`stored settings per profile (--profile): ${keys}`)
+    .addHelpText(
+      "after",
+      examples([
+        "coverage config set api-url https://api.example.com",
+        'printf %s "$COVERAGE_KEY" | coverage config set api-key',
+        "coverage --profile staging config list",
+      ]),
+    );
+  config
+    .command("get")
+    .description("print a stored value (api-key masked)")
+    .argument("<key>", keys)
+    .action(action(run, (c, [key]) => getValue(c, key as string)));
+  config
+    .command("set")
+    .description("store a value; api-key is read from stdin or a hidden prompt, never argv")
+    .argument("<key>", keys)
+    .argument("[value]", "the value (not for api-key)")
+    .addHelpText(
+      "after",
+      examples([
+        "coverage config set format json",
+        "coverage config set timeout 10000",
+        "coverage config set api-key < key.txt",
+      ]),
+    )
+    .action(action(run, (c, [key, value]) => setValue(c, key as string, value)));
+  config
+    .command("unset")
+    .description("remove a stored value")
+    .argument("<key>", keys)
+    .action(action(run, (c, [key]) => unsetValue(c, key as string)));
+  config
+    .command("list")
+    .description("the active profile's stored values (api-key masked)")
+    .action(action(run, (c) => listValues(c)));
+  config
+    .command("path")
+    .description("print where the config file is")
+    .action(
+      action(run, async (c) => {
+        c.io.stdout.write(configFile(c.env) + "\n");
+      }),
+    );
+}

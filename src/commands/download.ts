@@ -1,0 +1,62 @@
+import type { Command } from "commander";
+import type { RunEnvironment } from "../cli/context.js";
+import { createProgress, formatBytes } from "../download/progress.js";
+import { downloadVariant } from "../requests/download.js";
+import { examples, withContext } from "./shared.js";
+
+interface Opts {
+  text?: boolean;
+  output?: string;
+  force?: boolean;
+  urlOnly?: boolean;
+  dryRun?: boolean;
+}
+
+/** `coverage download POLICY_ID` → `GET /v1/policies/{policy_id}/download-url`, then the file. */
+export function registerDownload(program: Command, run: RunEnvironment): void {
+  program
+    .command("download")
+    .description("save a policy's stored file (the original, or --text for markdown)")
+    .argument("<policy_id>", "the full policy id, slashes included")
+    .option("--text", "the markdown text version (variant text) instead of the original file")
+    .option(
+      "-o, --output <path>",
+      "a file, a folder, or - for stdout (default: the suggested name in the current folder)",
+    )
+    .option("--force", "overwrite an existing file")
+    .option("--url-only", "print the download link (the API's JSON) instead of downloading")
+    .option("--dry-run", "print the link request instead of sending it")
+    .addHelpText(
+      "after",
+      examples([
+        "coverage download cms-lcd/L33718/2026-11-01",
+        "coverage download cms-ncd/240.4/2008-03-13 --text -o -",
+        "coverage download aetna/cpb/0004/2026-09-01 --text -o cpb-0004.md --force",
+      ]),
+    )
+    .action(
+      withContext<Opts>(run, async (ctx, opts, [id]) => {
+        const request = ctx.offlineClient().build.downloadUrl(id as string, downloadVariant(opts));
+        if (opts.dryRun) return ctx.printDryRun(request);
+        // A fresh link for every download: links are short-lived and never cached.
+        const link = await (await ctx.client()).downloadUrl(request);
+        if (opts.urlOnly) {
+          ctx.io.stdout.write(JSON.stringify(link, null, 2) + "\n");
+          return;
+        }
+        // Loaded here: undici costs ~100 ms at startup, and only downloads need it.
+        const { saveDownload } = await import("../download/save-file.js");
+        const saved = await saveDownload(link, {
+          output: opts.output,
+          force: Boolean(opts.force),
+          cwd: process.cwd(),
+          signal: ctx.signal,
+          timeoutMs: ctx.settings.timeoutMs,
+          stdout: ctx.io.stdout,
+          progress: await createProgress(ctx.io, ctx.settings.quiet),
+          verbose: ctx.settings.verbose ? (line) => ctx.io.stderr.write(`${line}\n`) : undefined,
+        });
+        if (saved.path) ctx.notice(`Saved ${saved.path} (${formatBytes(saved.bytes)})`);
+      }),
+    );
+}

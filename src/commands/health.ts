@@ -1,0 +1,57 @@
+import type { Command } from "commander";
+import { checkRequest } from "../api/endpoints.js";
+import type { RunEnvironment } from "../cli/context.js";
+import { UnexpectedError } from "../errors.js";
+import {
+  healthRows,
+  isHealthy,
+  renderHealthTable,
+  type HealthReport,
+} from "../output/health-view.js";
+import { writeRecord } from "../output/record.js";
+import { examples, withContext } from "./shared.js";
+
+/** `coverage health` → `GET /health` and `GET /ready`; exit 0 only when both answer 200. */
+export function registerHealth(program: Command, run: RunEnvironment): void {
+  program
+    .command("health")
+    .description("check the service: GET /health and GET /ready (exit 0 only when both are 200)")
+    .option("--dry-run", "print the two requests instead of sending them")
+    .addHelpText(
+      "after",
+      examples([
+        "coverage health",
+        "coverage health --json",
+        "coverage --api-url http://127.0.0.1:8787 health",
+      ]),
+    )
+    .action(
+      withContext<{ dryRun?: boolean }>(run, async (ctx, opts) => {
+        if (opts.dryRun) {
+          ctx.printDryRun(checkRequest("health"));
+          ctx.printDryRun(checkRequest("ready"));
+          return;
+        }
+        const client = await ctx.client();
+        const report: HealthReport = {
+          health: await client.check("health"),
+          ready: await client.check("ready"),
+        };
+        await writeRecord(report, {
+          format: ctx.settings.format,
+          io: ctx.io,
+          renderTable: () => renderHealthTable(report, ctx.io),
+          rows: healthRows(report),
+        });
+        if (!isHealthy(report)) {
+          const failed = healthRows(report)
+            .filter((r) => r.status !== 200)
+            .map((r) => `/${String(r.name)} answered ${String(r.status)}`);
+          throw new UnexpectedError(
+            `the service is not healthy: ${failed.join(", ")}`,
+            "Try again shortly; if it persists, the service's operators need to know.",
+          );
+        }
+      }),
+    );
+}

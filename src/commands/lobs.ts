@@ -1,0 +1,67 @@
+import type { Command } from "commander";
+import type { RunEnvironment } from "../cli/context.js";
+import { LobCategory } from "../contract/index.js";
+import { fetchPages } from "../backend/paginate.js";
+import { LOB_CSV_COLUMNS, renderLobTable } from "../output/catalog-view.js";
+import { writeList } from "../output/list.js";
+import { buildLobsQuery, lobsFlagFor, type LobsFlags } from "../requests/lobs.js";
+import { collect, examples, withContext } from "./shared.js";
+
+type Opts = LobsFlags & { dryRun?: boolean };
+
+/** `coverage lobs` → `GET /v1/lobs`. */
+export function registerLobs(program: Command, run: RunEnvironment): void {
+  program
+    .command("lobs")
+    .description("list lines of business (a payer's product in a category, optionally one state)")
+    .option(
+      "--lob <categories>",
+      `LOB categories: ${LobCategory.options.join(", ")} (repeatable, comma-separated)`,
+      collect,
+    )
+    .option("--payer <ids>", "payer ids (repeatable, comma-separated)", collect)
+    .option(
+      "--state <codes>",
+      "state or jurisdiction codes, any case; exact match, so nationwide LOBs are left out",
+      collect,
+    )
+    .option("--limit <n>", "results per page, 1-100 (default 20)")
+    .option("--offset <n>", "results to skip (default 0)")
+    .option("--all", "fetch every page")
+    .option("--dry-run", "print the request instead of sending it")
+    .addHelpText(
+      "after",
+      examples([
+        "coverage lobs --payer AETNA",
+        "coverage lobs --state ca,ny --lob commercial",
+        "coverage lobs --payer CMS --all --json",
+      ]),
+    )
+    .action(
+      withContext<Opts>(run, async (ctx, opts) => {
+        const query = buildLobsQuery(opts);
+        const build = (q: Record<string, unknown>) =>
+          ctx.offlineClient().build.lobs(q, lobsFlagFor);
+        const request = build(query);
+        if (opts.dryRun) return ctx.printDryRun(request);
+        const client = await ctx.client();
+        const start = typeof query.offset === "number" ? query.offset : 0;
+        const pages = fetchPages(
+          Boolean(opts.all),
+          (offset) => client.lobs(offset === start ? request : build({ ...query, offset })),
+          start,
+          ctx.warn,
+        );
+        await writeList(pages, {
+          format: ctx.settings.format,
+          io: ctx.io,
+          all: Boolean(opts.all),
+          renderTable: (items) => renderLobTable(items, ctx.io),
+          moreHint: (next) =>
+            `More lines of business: add --offset ${next}, or --all for every page.`,
+          emptyMessage: "No lines of business match.",
+          csvColumns: LOB_CSV_COLUMNS,
+        });
+      }),
+    );
+}

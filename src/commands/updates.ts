@@ -1,0 +1,55 @@
+import type { Command } from "commander";
+import type { RunEnvironment } from "../cli/context.js";
+import { fetchPages } from "../backend/paginate.js";
+import { writeList } from "../output/list.js";
+import { renderUpdatesTable, UPDATE_CSV_COLUMNS } from "../output/updates-view.js";
+import { buildUpdatesQuery, updatesFlagFor, type UpdatesFlags } from "../requests/updates.js";
+import { examples, withContext } from "./shared.js";
+
+type Opts = UpdatesFlags & { dryRun?: boolean };
+
+/** `coverage updates` → `GET /v1/policies/updates`. */
+export function registerUpdates(program: Command, run: RunEnvironment): void {
+  program
+    .command("updates")
+    .description("recent new and updated policies, grouped by effective date, then payer")
+    .option("--days <n>", "look back N days, 1-365 (default 30; sent as `days` only when given)")
+    .option("--limit <n>", "results per page, 1-100 (default 20)")
+    .option("--offset <n>", "results to skip (default 0)")
+    .option("--all", "fetch every page")
+    .option("--dry-run", "print the request instead of sending it")
+    .addHelpText(
+      "after",
+      examples([
+        "coverage updates",
+        "coverage updates --days 90 --all",
+        "coverage updates --days 7 --format csv",
+      ]),
+    )
+    .action(
+      withContext<Opts>(run, async (ctx, opts) => {
+        const query = buildUpdatesQuery(opts);
+        const build = (q: Record<string, unknown>) =>
+          ctx.offlineClient().build.updates(q, updatesFlagFor);
+        const request = build(query);
+        if (opts.dryRun) return ctx.printDryRun(request);
+        const client = await ctx.client();
+        const start = typeof query.offset === "number" ? query.offset : 0;
+        const pages = fetchPages(
+          Boolean(opts.all),
+          (offset) => client.updates(offset === start ? request : build({ ...query, offset })),
+          start,
+          ctx.warn,
+        );
+        await writeList(pages, {
+          format: ctx.settings.format,
+          io: ctx.io,
+          all: Boolean(opts.all),
+          renderTable: (items) => renderUpdatesTable(items, ctx.io),
+          moreHint: (next) => `More updates: add --offset ${next}, or --all for every page.`,
+          emptyMessage: `No new or updated policies in the last ${opts.days ?? 30} days.`,
+          csvColumns: UPDATE_CSV_COLUMNS,
+        });
+      }),
+    );
+}

@@ -1,0 +1,93 @@
+import { OutputFormat } from "../cli/settings.js";
+import { UsageError } from "../errors.js";
+import { CONFIG_KEYS, ConfigKey } from "./keys.js";
+
+const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** A config key, or exit 2 naming the valid ones. */
+export function parseConfigKey(raw: string): ConfigKey {
+  const parsed = ConfigKey.safeParse(raw.trim().toLowerCase());
+  if (!parsed.success)
+    throw new UsageError(`unknown config key '${raw}'`, `Valid keys: ${CONFIG_KEYS.join(", ")}.`);
+  return parsed.data;
+}
+
+/** A profile name: letters, digits, `.`, `_`, `-` (it becomes a key of the config file). */
+export function checkProfileName(name: string): string {
+  if (!PROFILE_NAME.test(name))
+    throw new UsageError(
+      `profile name '${name}' is not allowed`,
+      "Use letters, digits, '.', '_' and '-', starting with a letter or digit (e.g. --profile staging).",
+    );
+  return name;
+}
+
+function checkUrl(key: string, raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`${key}: '${raw}' is not a valid URL`, "Example: https://api.example.com");
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    throw new UsageError(
+      `${key}: '${raw}' must start with https:// (or http:// for a loopback host)`,
+      "Example: https://api.example.com",
+    );
+  return raw.trim();
+}
+
+/** Checks a value typed for a key (not `api-key`, which never comes from argv). */
+export function parseConfigValue(key: Exclude<ConfigKey, "api-key">, raw: string): string | number {
+  const value = raw.trim();
+  switch (key) {
+    case "api-url":
+    case "sandbox-url":
+      return checkUrl(key, value);
+    case "format": {
+      const parsed = OutputFormat.safeParse(value.toLowerCase());
+      if (!parsed.success)
+        throw new UsageError(
+          `format: '${raw}' is not one of ${OutputFormat.options.join(", ")}`,
+          "Example: coverage config set format json",
+        );
+      return parsed.data;
+    }
+    case "timeout": {
+      const n = /^\d+$/.test(value) ? Number(value) : NaN;
+      if (!Number.isSafeInteger(n) || n <= 0)
+        throw new UsageError(
+          `timeout: '${raw}' is not a positive whole number of milliseconds`,
+          "Example: coverage config set timeout 10000",
+        );
+      return n;
+    }
+  }
+}
+
+/** An API key read from stdin or the prompt: trimmed, not empty, no spaces or control characters. */
+export function checkApiKey(raw: string): string {
+  const key = raw.trim();
+  if (!key)
+    throw new UsageError(
+      "no API key was given",
+      'Pipe it on stdin (`printf %s "$KEY" | coverage config set api-key`) or type it at the prompt.',
+    );
+  // eslint-disable-next-line no-control-regex
+  if (/[\s\u0000-\u001f\u007f]/.test(key))
+    throw new UsageError(
+      "the API key holds spaces, line breaks or control characters",
+      "Give the key alone, on one line.",
+    );
+  return key;
+}
+
+/** `***` plus at most the last 4 characters (none for short keys, which 4 would mostly reveal). */
+export function maskSecret(value: string): string {
+  return value.length >= 12 ? `***${value.slice(-4)}` : "***";
+}
+
+/** A stored value as shown by `get` and `list`: the key masked. */
+export function displayValue(key: string, value: string | number): string {
+  return key === "api-key" ? maskSecret(String(value)) : String(value);
+}

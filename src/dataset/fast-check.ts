@@ -1,0 +1,105 @@
+import {
+  CodeSystem,
+  FileType,
+  isRealDate,
+  LobCategory,
+  Relationship,
+  StateCode,
+} from "../contract/index.js";
+import type { DatasetInput } from "./schema.js";
+
+// A hand-written check of the dataset schema for the happy path: zod takes seconds over the
+// million code links of a full catalogue, this takes tens of milliseconds. It accepts only what
+// the zod schema accepts (it may be stricter, never looser); when it says no, the loader runs
+// zod for the exact message and JSON path, so errors stay zod's.
+
+type Obj = Record<string, unknown>;
+
+const CODE_SYSTEMS = new Set<unknown>(CodeSystem.options);
+const RELATIONSHIPS = new Set<unknown>(Relationship.options);
+const LOB_CATEGORIES = new Set<unknown>(LobCategory.options);
+const STATES = new Set<unknown>(StateCode.options);
+const FILE_TYPES = new Set<unknown>(FileType.options);
+
+const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+const isId = (v: unknown): boolean => typeof v === "string" && v.length > 0;
+const isString = (v: unknown): boolean => typeof v === "string";
+const isStringOrNull = (v: unknown): boolean => v === null || typeof v === "string";
+const isOptionalStringOrNull = (v: unknown): boolean => v === undefined || isStringOrNull(v);
+
+/** Real calendar days, remembered: a catalogue repeats the same few thousand dates. */
+function dateChecker(): (v: unknown) => boolean {
+  const seen = new Set<string>();
+  return (v) => {
+    if (typeof v !== "string") return false;
+    if (seen.has(v)) return true;
+    if (!isRealDate(v)) return false;
+    seen.add(v);
+    return true;
+  };
+}
+
+function everyItem(list: unknown, check: (item: unknown) => boolean): boolean {
+  if (!Array.isArray(list)) return false;
+  for (let i = 0; i < list.length; i++) if (!check(list[i])) return false;
+  return true;
+}
+
+const isCodeLink = (c: unknown): boolean =>
+  isObject(c) &&
+  CODE_SYSTEMS.has(c.code_system) &&
+  isId(c.code) &&
+  RELATIONSHIPS.has(c.relationship) &&
+  isOptionalStringOrNull(c.category);
+
+const isFiles = (f: unknown): boolean =>
+  f === undefined ||
+  (isObject(f) &&
+    (f.display === undefined || isString(f.display)) &&
+    (f.text === undefined || isString(f.text)));
+
+/**
+ * True when `raw` certainly passes the dataset's zod schema (false means "ask zod": it may
+ * still pass). Nothing is copied or changed: defaults are left to the indexer.
+ */
+export function isWellFormedDataset(raw: unknown): raw is DatasetInput {
+  if (!isObject(raw) || raw.format !== "coverage-dataset" || raw.version !== 1) return false;
+  const isDate = dateChecker();
+  if (raw.as_of !== undefined && raw.as_of !== null && !isDate(raw.as_of)) return false;
+  const isLink = (a: unknown): boolean =>
+    isObject(a) && isId(a.lob_id) && isDate(a.from) && (a.to === null || isDate(a.to));
+  const isPolicy = (p: unknown): boolean =>
+    isObject(p) &&
+    isId(p.policy_id) &&
+    isString(p.policy_number) &&
+    isString(p.title) &&
+    isDate(p.effective_from_date) &&
+    (p.effective_to_date === null || isDate(p.effective_to_date)) &&
+    isString(p.file_url) &&
+    FILE_TYPES.has(p.file_type) &&
+    isString(p.listing_url) &&
+    isStringOrNull(p.summary) &&
+    isOptionalStringOrNull(p.criteria_text) &&
+    isFiles(p.files) &&
+    everyItem(p.applicability, isLink) &&
+    everyItem(p.codes, isCodeLink);
+  return (
+    everyItem(raw.payers, (p) => isObject(p) && isId(p.payer_id) && isString(p.display_name)) &&
+    everyItem(
+      raw.lobs,
+      (l) =>
+        isObject(l) &&
+        isId(l.lob_id) &&
+        isId(l.payer_id) &&
+        LOB_CATEGORIES.has(l.lob) &&
+        (l.state === null || STATES.has(l.state)),
+    ) &&
+    (raw.codes === undefined ||
+      everyItem(
+        raw.codes,
+        (c) =>
+          isObject(c) && CODE_SYSTEMS.has(c.code_system) && isId(c.code) && isString(c.description),
+      )) &&
+    everyItem(raw.policies, isPolicy)
+  );
+}

@@ -1,0 +1,177 @@
+import { randomBytes } from "node:crypto";
+import { createWriteStream } from "node:fs";
+import { link, rename, unlink } from "node:fs/promises";
+import path from "node:path";
+import { Transform, type Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { DownloadLink } from "../contract/index.js";
+import { CliError, InterruptedError, UnexpectedError, UsageError } from "../errors.js";
+import { safeBaseName } from "./safe-name.js";
+import { openSource } from "./source.js";
+import { checkOverwrite, resolveTarget } from "./target.js";
+
+/** Progress callbacks (a TTY spinner, or nothing). */
+export interface ProgressSink {
+  start(label: string, total: number | undefined): void;
+  update(bytes: number): void;
+  stop(): void;
+}
+
+export interface SaveOptions {
+  /** `-o`: a file, a folder, `-` for stdout; default the link's name in `cwd`. */
+  output: string | undefined;
+  force: boolean;
+  cwd: string;
+  signal: AbortSignal;
+  timeoutMs: number;
+  stdout: NodeJS.WritableStream;
+  progress?: ProgressSink | undefined;
+  verbose?: ((line: string) => void) | undefined;
+}
+
+export interface Saved {
+  /** The file written (absent for stdout). */
+  path: string | undefined;
+  bytes: number;
+}
+
+const INTERRUPTED = "download interrupted; nothing was saved";
+// Filesystems without hard links: fall back to check-then-rename.
+const NO_LINK = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "EXDEV", "ENOSYS", "EMLINK", "EACCES"]);
+
+/** `.NAME.<random>.part` beside the target: same folder, so the final rename is atomic. */
+export function tempNameFor(target: string): string {
+  const suffix = randomBytes(6).toString("hex");
+  return path.join(path.dirname(target), `.${path.basename(target)}.${suffix}.part`);
+}
+
+function counter(onBytes: (total: number) => void): Transform {
+  let total = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      total += chunk.length;
+      onBytes(total);
+      done(null, chunk);
+    },
+  });
+}
+
+/** Puts the finished temp file in place; without `force` never replaces a file that appeared. */
+async function commit(temp: string, target: string, force: boolean): Promise<void> {
+  if (force) return rename(temp, target);
+  try {
+    // link() fails with EEXIST instead of replacing: no race with another writer.
+    await link(temp, target);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? "";
+    if (!NO_LINK.has(code)) throw err;
+    await checkOverwrite(target, false);
+    return rename(temp, target);
+  }
+  await unlink(temp).catch(() => undefined);
+}
+
+function failure(err: unknown, bytes: number, target: string): CliError {
+  if (err instanceof CliError) return err;
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === "EEXIST")
+    return new UsageError(
+      `${target} already exists`,
+      "Add --force to overwrite it, or choose another path with -o.",
+    );
+  if (code === "EACCES" || code === "EROFS" || code === "EPERM")
+    return new UsageError(
+      `cannot write ${target} (${code})`,
+      "Choose a folder you can write to with -o.",
+    );
+  if (code === "ENOSPC") return new UnexpectedError(`no space left to write ${target}`);
+  const why = err instanceof Error ? err.message : String(err);
+  return new UnexpectedError(
+    `the download was cut off after ${bytes} bytes (${code ?? why})`,
+    "Nothing was saved; run the command again (it asks for a fresh link).",
+  );
+}
+
+/**
+ * Streams a readable to `target` through a temporary file beside it, renamed into place only when
+ * complete. On any failure or interruption the temporary file is removed: no partial file is left
+ * and an existing file is never clobbered (unless `force`).
+ */
+export async function writeFileAtomically(
+  source: Readable,
+  target: string,
+  options: {
+    force: boolean;
+    signal: AbortSignal;
+    expectedSize?: number | undefined;
+    onBytes?: (n: number) => void;
+  },
+): Promise<number> {
+  const temp = tempNameFor(target);
+  let bytes = 0;
+  try {
+    await pipeline(
+      source,
+      counter((n) => {
+        bytes = n;
+        options.onBytes?.(n);
+      }),
+      createWriteStream(temp, { flags: "wx", flush: true }),
+      { signal: options.signal },
+    );
+    if (options.expectedSize !== undefined && bytes !== options.expectedSize)
+      throw new UnexpectedError(
+        `the download was cut off: ${bytes} of ${options.expectedSize} bytes arrived`,
+        "Nothing was saved; run the command again (it asks for a fresh link).",
+      );
+    await commit(temp, target, options.force);
+    return bytes;
+  } catch (err) {
+    await unlink(temp).catch(() => undefined);
+    if (options.signal.aborted) throw new InterruptedError(INTERRUPTED);
+    throw failure(err, bytes, target);
+  }
+}
+
+/**
+ * Fetches a download link's file (a fresh link, never cached) into the `-o` target: a file
+ * written atomically, or stdout for `-o -`.
+ */
+export async function saveDownload(link: DownloadLink, options: SaveOptions): Promise<Saved> {
+  const name = safeBaseName(link.filename, link.content_type);
+  const target = await resolveTarget(options.output, name, options.cwd);
+  if (target.kind === "file") await checkOverwrite(target.path, options.force);
+  const source = await openSource(link.url, options);
+  const { progress } = options;
+  progress?.start(target.kind === "file" ? path.basename(target.path) : name, source.size);
+  try {
+    if (target.kind === "stdout") {
+      let bytes = 0;
+      try {
+        await pipeline(
+          source.stream,
+          counter((n) => {
+            bytes = n;
+            progress?.update(n);
+          }),
+          options.stdout,
+          { signal: options.signal, end: false },
+        );
+      } catch (err) {
+        if (options.signal.aborted) throw new InterruptedError("download interrupted");
+        throw failure(err, bytes, "stdout");
+      }
+      return { path: undefined, bytes };
+    }
+    const bytes = await writeFileAtomically(source.stream, target.path, {
+      force: options.force,
+      signal: options.signal,
+      expectedSize: source.size,
+      onBytes: (n) => progress?.update(n),
+    });
+    return { path: target.path, bytes };
+  } finally {
+    progress?.stop();
+    await source.close();
+  }
+}

@@ -1,0 +1,124 @@
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import type { Readable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { EnvHttpProxyAgent, interceptors, request } from "undici";
+import { isTimeout, networkError } from "../backend/http-errors.js";
+import { redactUrl } from "../backend/http-redact.js";
+import { InterruptedError, NotFoundError, UnexpectedError } from "../errors.js";
+
+/** An open download: the bytes, their expected size when known, and how to release it. */
+export interface DownloadSource {
+  stream: Readable;
+  size: number | undefined;
+  close(): Promise<void>;
+}
+
+export interface SourceOptions {
+  signal: AbortSignal;
+  timeoutMs: number;
+  /** One line per HTTP request with --verbose (the link's signature masked). */
+  verbose?: ((line: string) => void) | undefined;
+}
+
+const INTERRUPTED = "download interrupted; nothing was saved";
+
+async function openFile(url: string): Promise<DownloadSource> {
+  const file = fileURLToPath(url);
+  let size: number;
+  try {
+    size = (await stat(file)).size;
+  } catch {
+    throw new NotFoundError(
+      `the stored file is missing: ${file}`,
+      "The dataset names a file that is not there; check the dataset's files folder.",
+    );
+  }
+  const stream = createReadStream(file);
+  return { stream, size, close: async () => void stream.destroy() };
+}
+
+function statusError(status: number, shown: string): Error {
+  if (status === 404 || status === 410)
+    return new NotFoundError(
+      `the file is not at the download link (${status}): ${shown}`,
+      "Run the command again for a fresh link; if it persists, the file is gone from the service.",
+    );
+  if (status === 401 || status === 403)
+    return new UnexpectedError(
+      `the download link was refused (${status}); links are short-lived: ${shown}`,
+      "Run the command again: every download asks for a fresh link.",
+    );
+  return new UnexpectedError(
+    `the download failed with HTTP ${status}: ${shown}`,
+    status >= 500 ? "The file host is having trouble; try again shortly." : undefined,
+  );
+}
+
+/**
+ * Opens the link's bytes: `file://` from the local engine, `http(s)://` with undici (proxies
+ * from the environment, redirects followed). No API key and no other credential is sent: the
+ * link carries its own signature.
+ */
+export async function openSource(url: string, options: SourceOptions): Promise<DownloadSource> {
+  const { signal, timeoutMs } = options;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UnexpectedError(`the download link is not a URL: ${redactUrl(url)}`);
+  }
+  if (parsed.protocol === "file:") return openFile(url);
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+    throw new UnexpectedError(
+      `the download link uses an unsupported scheme (${parsed.protocol}): ${redactUrl(url)}`,
+    );
+  const shown = redactUrl(url);
+  const agent = new EnvHttpProxyAgent({
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    connect: { timeout: timeoutMs },
+  });
+  const close = () => agent.close().catch(() => undefined);
+  const started = Date.now();
+  const log = (result: string) =>
+    options.verbose?.(`GET ${shown} ${result} ${Date.now() - started} ms 0 retries (file)`);
+  try {
+    const res = await request(url, {
+      dispatcher: agent.compose(interceptors.redirect({ maxRedirections: 5 })),
+      method: "GET",
+      headers: { "user-agent": "coverage-cli" },
+      signal,
+    });
+    log(String(res.statusCode));
+    if (res.statusCode < 200 || res.statusCode >= 300) {
+      await res.body.dump().catch(() => undefined);
+      throw statusError(res.statusCode, shown);
+    }
+    const length = Number(res.headers["content-length"]);
+    return {
+      stream: res.body,
+      size: Number.isInteger(length) && length >= 0 ? length : undefined,
+      close,
+    };
+  } catch (err) {
+    await close();
+    if (signal.aborted) throw new InterruptedError(INTERRUPTED);
+    if (err instanceof NotFoundError || err instanceof UnexpectedError) throw err;
+    log((err as { code?: string }).code ?? "error");
+    const failed = networkError(err, {
+      method: "GET",
+      url: shown,
+      origin: parsed.origin,
+      timeoutMs,
+      retries: 0,
+    });
+    // The generic advice is about --api-url; the file host is another server.
+    throw isTimeout(err)
+      ? failed
+      : new UnexpectedError(
+          failed.message,
+          "The file host could not be reached: run the command again (it asks for a fresh link). Proxies come from HTTPS_PROXY, HTTP_PROXY and NO_PROXY.",
+        );
+  }
+}

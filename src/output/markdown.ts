@@ -1,0 +1,50 @@
+import { Marked } from "marked";
+import { markedTerminal } from "marked-terminal";
+import { stripControls, type Io } from "./terminal.js";
+
+/**
+ * Markdown for the terminal. On a TTY it is rendered with marked-terminal, styled through the
+ * run's chalk (so `--no-color`/NO_COLOR hold); elsewhere the markdown itself is the plain text.
+ * Control sequences from the data are stripped first: the only escapes are our own.
+ */
+export function renderMarkdown(
+  text: string,
+  io: Pick<Io, "stdoutIsTTY" | "columns" | "chalk">,
+): string {
+  const clean = stripControls(text);
+  if (!io.stdoutIsTTY) return clean.trimEnd();
+  const c = io.chalk;
+  const renderer = markedTerminal({
+    code: c.yellow,
+    blockquote: c.gray.italic,
+    html: c.gray,
+    heading: c.green.bold,
+    firstHeading: c.magenta.underline.bold,
+    hr: c.reset,
+    listitem: c.reset,
+    table: c.reset,
+    paragraph: c.reset,
+    strong: c.bold,
+    em: c.italic,
+    codespan: c.yellow,
+    del: c.dim.gray.strikethrough,
+    link: c.blue,
+    href: c.blue.underline,
+    emoji: false,
+    width: Math.max(40, io.columns - 2),
+    reflowText: true,
+    tab: 2,
+  });
+  // The typings describe the old Renderer object; at run time it is a marked extension.
+  const marked = new Marked(renderer as unknown as Parameters<Marked["use"]>[0]);
+  // marked-terminal prints a tight list item's text raw (`**bold**` stays); render its inline
+  // tokens instead, and fall back to marked-terminal (`false`) for plain text.
+  marked.use({
+    renderer: {
+      text(token) {
+        return "tokens" in token && token.tokens ? this.parser.parseInline(token.tokens) : false;
+      },
+    },
+  });
+  return (marked.parse(clean, { async: false }) as string).trimEnd();
+}

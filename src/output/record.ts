@@ -1,0 +1,29 @@
+import type { OutputFormat } from "../cli/settings.js";
+import { toCsv } from "./csv.js";
+import type { Io } from "./terminal.js";
+
+export interface RecordOutput {
+  format: OutputFormat;
+  io: Io;
+  /** The readable view (table format). */
+  renderTable: () => string;
+  /** Rows for ndjson and csv when they differ from the JSON value (default: the value itself). */
+  rows?: Array<Record<string, unknown>>;
+}
+
+function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    stream.write(text, (err) => (err ? reject(err) : resolve()));
+  });
+}
+
+/** Writes one object (a policy, a health report) in the chosen format. */
+export async function writeRecord(value: unknown, out: RecordOutput): Promise<void> {
+  const { io, format } = out;
+  const rows = out.rows ?? [value as Record<string, unknown>];
+  if (format === "json") return write(io.stdout, JSON.stringify(value, null, 2) + "\n");
+  if (format === "ndjson")
+    return write(io.stdout, rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
+  if (format === "csv") return write(io.stdout, toCsv(rows, undefined, io.stdoutIsTTY).text);
+  return write(io.stdout, out.renderTable() + "\n");
+}

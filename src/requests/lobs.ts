@@ -1,0 +1,28 @@
+import { definedOnly, pageQuery, queryFlagHint, type PageFlags } from "./page.js";
+import { parseLobs, parseStates, requireList } from "./parse-flags.js";
+
+/** The `lobs` flags as commander hands them over. */
+export interface LobsFlags extends PageFlags {
+  lob?: string[];
+  payer?: string[];
+  state?: string[];
+}
+
+/** Maps `lobs` flags to the `GET /v1/lobs` query (states upper-cased); only what was set. */
+export function buildLobsQuery(flags: LobsFlags): Record<string, unknown> {
+  return definedOnly({
+    ...pageQuery(flags),
+    lobs: parseLobs(requireList(flags.lob, "--lob")),
+    payer_ids: requireList(flags.payer, "--payer"),
+    states: parseStates(requireList(flags.state, "--state")),
+  });
+}
+
+/** Names the `lobs` flag behind a validation location. */
+export const lobsFlagFor = queryFlagHint({
+  lobs: "--lob",
+  payer_ids: "--payer",
+  states: "--state",
+  limit: "--limit",
+  offset: "--offset",
+});

@@ -1,0 +1,42 @@
+import { loadDataset, bundledDatasetPath } from "../dataset/load.js";
+import { resolveToday } from "../engine/time.js";
+import { isLoopbackHost } from "../backend/http.js";
+import { createServeHandler } from "./app.js";
+import { listen, type RunningServer } from "./listen.js";
+
+export interface StartOptions {
+  /** Dataset file; default the bundled sample. */
+  data: string | undefined;
+  /** Pinned "today" (--today / COVERAGE_TODAY); else the dataset's `as_of`, else the real date. */
+  today: string | undefined;
+  apiKey: string | undefined;
+  sandbox: boolean;
+  host: string;
+  port: number;
+  /** Access log and warnings (stderr). */
+  log: (line: string) => void;
+  warn: (line: string) => void;
+}
+
+/** Loads the dataset and serves it as the API; resolves once listening. */
+export async function startCoverageServer(options: StartOptions): Promise<RunningServer> {
+  const dataset = await loadDataset(options.data ?? bundledDatasetPath());
+  const wildcard = options.host === "0.0.0.0" || options.host === "::";
+  let url = "";
+  const handler = createServeHandler({
+    dataset,
+    today: () => resolveToday(options.today, undefined, dataset.db.asOf, new Date()),
+    apiKey: options.apiKey,
+    sandbox: options.sandbox,
+    baseUrl: () => url,
+    linksFromHostHeader: wildcard,
+    log: options.log,
+  });
+  const server = await listen(handler, options.host, options.port);
+  url = server.url;
+  if (!options.apiKey && !isLoopbackHost(options.host.replace(/^\[|\]$/g, "")))
+    options.warn(
+      `serving on ${options.host} without --api-key: anyone who can reach this port can query it`,
+    );
+  return server;
+}

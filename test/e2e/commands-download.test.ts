@@ -1,0 +1,285 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RULES_DATA, runCoverage } from "../helpers/cli.js";
+
+const KEY = "test-key-0123456789";
+const tempDir = () => mkdtempSync(path.join(os.tmpdir(), "coverage-dl-"));
+
+/** Polls a condition (no timing assertion: it only bounds how long we wait). */
+async function waitFor(what: string, check: () => boolean, limitMs = 15_000): Promise<void> {
+  const end = Date.now() + limitMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe("coverage download, local engine (file:// links)", () => {
+  const run = (args: string[], cwd: string) =>
+    runCoverage(["--data", RULES_DATA, "download", ...args], { cwd });
+
+  it("saves the display file under the link's safe name in the current folder", async () => {
+    const cwd = tempDir();
+    const r = await run(["a/pt/2025-01-01"], cwd);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe("");
+    expect(readdirSync(cwd)).toEqual(["PT-100.pdf"]);
+    expect(readFileSync(path.join(cwd, "PT-100.pdf"))).toEqual(
+      readFileSync(path.join(path.dirname(RULES_DATA), "files", "pt.pdf")),
+    );
+  });
+
+  it("--text saves the markdown version", async () => {
+    const cwd = tempDir();
+    expect((await run(["a/pt/2025-01-01", "--text"], cwd)).exitCode).toBe(0);
+    expect(readdirSync(cwd)).toEqual(["PT-100.md"]);
+  });
+
+  it("-o - writes the bytes to stdout", async () => {
+    const r = await run(["a/pt/2025-01-01", "--text", "-o", "-"], tempDir());
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe(
+      readFileSync(path.join(path.dirname(RULES_DATA), "files", "pt.md"), "utf8").replace(
+        /\n$/,
+        "",
+      ),
+    );
+  });
+
+  it.each([
+    { output: "sub", expected: "sub/PT-100.pdf" },
+    { output: "sub/", expected: "sub/PT-100.pdf" },
+    { output: "sub/mine.pdf", expected: "sub/mine.pdf" },
+    { output: "named.bin", expected: "named.bin" },
+  ])("-o $output saves $expected", async ({ output, expected }) => {
+    const cwd = tempDir();
+    mkdirSync(path.join(cwd, "sub"));
+    const r = await run(["a/pt/2025-01-01", "-o", output], cwd);
+    expect(r.exitCode).toBe(0);
+    expect(readFileSync(path.join(cwd, expected), "utf8")).toContain("%PDF");
+  });
+
+  it("-o into a folder that does not exist: exit 2", async () => {
+    const r = await run(["a/pt/2025-01-01", "-o", "missing/x.pdf"], tempDir());
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain("does not exist");
+  });
+
+  it("never clobbers an existing file without --force (exit 2 naming --force); --force replaces it", async () => {
+    const cwd = tempDir();
+    writeFileSync(path.join(cwd, "PT-100.pdf"), "mine");
+    const r = await run(["a/pt/2025-01-01"], cwd);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain("already exists");
+    expect(r.stderr).toContain("--force");
+    expect(readFileSync(path.join(cwd, "PT-100.pdf"), "utf8")).toBe("mine");
+    expect(readdirSync(cwd)).toEqual(["PT-100.pdf"]);
+    const forced = await run(["a/pt/2025-01-01", "--force"], cwd);
+    expect(forced.exitCode).toBe(0);
+    expect(readFileSync(path.join(cwd, "PT-100.pdf"), "utf8")).toContain("%PDF");
+    expect(readdirSync(cwd)).toEqual(["PT-100.pdf"]);
+  });
+
+  it("--url-only prints the link object and saves nothing", async () => {
+    const cwd = tempDir();
+    const r = await run(["a/pt/2025-01-01", "--url-only"], cwd);
+    expect(r.exitCode).toBe(0);
+    const link = JSON.parse(r.stdout);
+    expect(link).toMatchObject({ content_type: "application/pdf", filename: "PT-100.pdf" });
+    expect(link.url).toMatch(/^file:\/\/.*\/files\/pt\.pdf$/);
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it.each([
+    {
+      args: ["a/pt/2025-01-01"],
+      url: "http://local/v1/policies/a/pt/2025-01-01/download-url?variant=display",
+    },
+    {
+      args: ["a/pt/2025-01-01", "--text"],
+      url: "http://local/v1/policies/a/pt/2025-01-01/download-url?variant=text",
+    },
+  ])("--dry-run $args", async ({ args, url }) => {
+    const cwd = tempDir();
+    const r = await run([...args, "--dry-run"], cwd);
+    expect(JSON.parse(r.stdout)).toEqual({ method: "GET", url, headers: { "x-api-key": "***" } });
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it.each([
+    { args: ["nope/x/2020-01-01"], message: "Policy not found" },
+    { args: ["cms-ncd/240.4/2008-03-13"], message: "No file stored for this policy" },
+    { args: ["a/pt/2024-01-01", "--text"], message: "No file stored for this policy" },
+  ])("$args: exit 4 with '$message', nothing written", async ({ args, message }) => {
+    const cwd = tempDir();
+    const r = await run(args, cwd);
+    expect(r.exitCode).toBe(4);
+    expect(r.stderr).toContain(message);
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+});
+
+describe("coverage download over HTTP (scripted server on 127.0.0.1)", () => {
+  let server: Server;
+  let base: string;
+  const seen: Array<{ path: string; headers: IncomingHttpHeaders }> = [];
+  const links: Record<string, { file: string; filename: string }> = {
+    "s/ok/2026-01-01": { file: "ok", filename: "OK-1.pdf" },
+    "s/evil/2026-01-01": { file: "ok", filename: "../../\u001b[31mevil\u0007name.pdf" },
+    "s/slow/2026-01-01": { file: "slow", filename: "SLOW.pdf" },
+    "s/cut/2026-01-01": { file: "cut", filename: "CUT.pdf" },
+    "s/gone/2026-01-01": { file: "expired", filename: "GONE.pdf" },
+  };
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      const url = new URL(req.url ?? "/", "http://x");
+      seen.push({ path: url.pathname, headers: req.headers });
+      const m = /^\/v1\/policies\/(.+)\/download-url$/.exec(url.pathname);
+      if (m) {
+        const link = links[decodeURIComponent(m[1] ?? "")];
+        if (!link) {
+          res.writeHead(404, { "content-type": "application/json" });
+          return res.end(JSON.stringify({ detail: "Policy not found" }));
+        }
+        res.writeHead(200, { "content-type": "application/json" });
+        return res.end(
+          JSON.stringify({
+            url: `${base}/files/${link.file}?signature=abc`,
+            content_type: "application/pdf",
+            filename: link.filename,
+          }),
+        );
+      }
+      if (url.pathname === "/files/ok") {
+        res.writeHead(200, { "content-type": "application/pdf", "content-length": "9" });
+        return res.end("%PDF-ok\n\n");
+      }
+      if (url.pathname === "/files/slow") {
+        // A large file that trickles: the first bytes, then nothing until the client gives up.
+        res.writeHead(200, { "content-type": "application/pdf", "content-length": "1000000" });
+        return void res.write(Buffer.alloc(4096, 1));
+      }
+      if (url.pathname === "/files/cut") {
+        res.writeHead(200, { "content-type": "application/pdf", "content-length": "100000" });
+        res.write(Buffer.alloc(2048, 2), () => setTimeout(() => res.socket?.destroy(), 50));
+        return;
+      }
+      res.writeHead(403, { "content-type": "text/plain" });
+      res.end("expired");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  const start = (args: string[], cwd: string) =>
+    runCoverage(["--api-url", base, "download", ...args], {
+      cwd,
+      env: { COVERAGE_API_KEY: KEY, COVERAGE_RETRY_BASE_MS: "1" },
+    });
+
+  it("streams the file; the API key goes to the API only, never to the download host", async () => {
+    const cwd = tempDir();
+    seen.length = 0;
+    const r = await start(["s/ok/2026-01-01"], cwd);
+    expect(r.exitCode).toBe(0);
+    expect(readFileSync(path.join(cwd, "OK-1.pdf"), "utf8")).toBe("%PDF-ok\n\n");
+    const linkReq = seen.find((s) => s.path.endsWith("/download-url"));
+    const fileReq = seen.find((s) => s.path === "/files/ok");
+    expect(linkReq?.headers["x-api-key"]).toBe(KEY);
+    expect(fileReq).toBeDefined();
+    expect(fileReq?.headers["x-api-key"]).toBeUndefined();
+    expect(JSON.stringify(fileReq?.headers)).not.toContain(KEY);
+    expect(r.stderr + r.stdout).not.toContain(KEY);
+  });
+
+  it("--verbose logs the file request too, the link's signature masked", async () => {
+    const cwd = tempDir();
+    const r = await start(["-v", "s/ok/2026-01-01"], cwd);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toMatch(
+      /GET http:\/\/127\.0\.0\.1:\d+\/files\/ok\?signature=\*\*\* 200 \d+ ms/,
+    );
+    expect(r.stderr).not.toContain("signature=abc");
+    expect(r.stderr).not.toContain(KEY);
+  });
+
+  it("asks for a fresh link every time", async () => {
+    const cwd = tempDir();
+    seen.length = 0;
+    await start(["s/ok/2026-01-01", "-o", "a.pdf"], cwd);
+    await start(["s/ok/2026-01-01", "-o", "b.pdf"], cwd);
+    expect(seen.filter((s) => s.path.endsWith("/download-url"))).toHaveLength(2);
+  });
+
+  it("reduces the server's filename to a safe base name in the target folder", async () => {
+    const cwd = tempDir();
+    const r = await start(["s/evil/2026-01-01"], cwd);
+    expect(r.exitCode).toBe(0);
+    expect(readdirSync(cwd)).toEqual(["evilname.pdf"]);
+  });
+
+  it("Ctrl-C while streaming: exit 130, no partial or temporary file, other files untouched", async () => {
+    const cwd = tempDir();
+    writeFileSync(path.join(cwd, "keep.txt"), "keep");
+    seen.length = 0;
+    const child = start(["s/slow/2026-01-01"], cwd);
+    await waitFor("the temporary file", () => readdirSync(cwd).some((f) => f.endsWith(".part")));
+    expect(readdirSync(cwd).find((f) => f.endsWith(".part"))).toMatch(
+      /^\.SLOW\.pdf\.[0-9a-f]+\.part$/,
+    );
+    child.kill("SIGINT");
+    const r = await child;
+    expect(r.exitCode).toBe(130);
+    expect(r.stderr).toContain("interrupted");
+    expect(readdirSync(cwd)).toEqual(["keep.txt"]);
+  });
+
+  it("Ctrl-C with --force never clobbers the existing file", async () => {
+    const cwd = tempDir();
+    writeFileSync(path.join(cwd, "SLOW.pdf"), "previous");
+    const child = start(["s/slow/2026-01-01", "--force"], cwd);
+    await waitFor("the temporary file", () => readdirSync(cwd).some((f) => f.endsWith(".part")));
+    child.kill("SIGINT");
+    expect((await child).exitCode).toBe(130);
+    expect(readdirSync(cwd)).toEqual(["SLOW.pdf"]);
+    expect(readFileSync(path.join(cwd, "SLOW.pdf"), "utf8")).toBe("previous");
+  });
+
+  it.each([{ force: false }, { force: true }])(
+    "the server cuts the connection (force: $force): exit 1, no partial file, nothing clobbered",
+    async ({ force }) => {
+      const cwd = tempDir();
+      if (force) writeFileSync(path.join(cwd, "CUT.pdf"), "previous");
+      const r = await start(["s/cut/2026-01-01", ...(force ? ["--force"] : [])], cwd);
+      expect(r.exitCode).toBe(1);
+      expect(r.stderr).toMatch(/cut off|closed/);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      expect(readdirSync(cwd)).toEqual(force ? ["CUT.pdf"] : []);
+      if (force) expect(readFileSync(path.join(cwd, "CUT.pdf"), "utf8")).toBe("previous");
+    },
+  );
+
+  it("a refused (expired) link: exit 1, says to run again, signature not printed", async () => {
+    const cwd = tempDir();
+    const r = await start(["s/gone/2026-01-01"], cwd);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain("run the command again".replace("run", "Run"));
+    expect(r.stderr).not.toContain("signature=abc");
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it("unknown policy on the API: exit 4", async () => {
+    const r = await start(["s/none/2026-01-01"], tempDir());
+    expect(r.exitCode).toBe(4);
+    expect(r.stderr).toContain("Policy not found");
+  });
+});

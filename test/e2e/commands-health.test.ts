@@ -1,0 +1,91 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RULES_DATA, runCoverage } from "../helpers/cli.js";
+
+const TABLE_ENV = { COLUMNS: "100", NO_COLOR: "1", COVERAGE_RETRY_BASE_MS: "1" };
+
+describe("coverage health", () => {
+  const local = (args: string[]) =>
+    runCoverage(["--data", RULES_DATA, "health", ...args], { env: TABLE_ENV });
+
+  it("local engine: both checks 200, exit 0, table", async () => {
+    const r = await local([]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatchSnapshot();
+  });
+
+  it("--json: {health: {status, body}, ready: {status, body}}", async () => {
+    const r = await local(["--json"]);
+    expect(JSON.parse(r.stdout)).toEqual({
+      health: { status: 200, body: { status: "ok" } },
+      ready: { status: 200, body: { status: "ready" } },
+    });
+  });
+
+  it("ndjson and csv: one row per check", async () => {
+    const nd = await local(["--format", "ndjson"]);
+    expect(nd.stdout.split("\n").map((l) => JSON.parse(l).name)).toEqual(["health", "ready"]);
+    const csv = await local(["--format", "csv"]);
+    expect(csv.stdout).toBe(
+      'name,status,body\r\nhealth,200,"{""status"":""ok""}"\r\nready,200,"{""status"":""ready""}"',
+    );
+  });
+
+  it("--dry-run prints both requests, one JSON object per line", async () => {
+    const r = await local(["--dry-run"]);
+    expect(r.stdout.split("\n").map((l) => JSON.parse(l))).toEqual([
+      { method: "GET", url: "http://local/health", headers: { "x-api-key": "***" } },
+      { method: "GET", url: "http://local/ready", headers: { "x-api-key": "***" } },
+    ]);
+  });
+
+  describe("against a scripted server", () => {
+    let server: Server;
+    let base: string;
+    let ready = 503;
+    beforeAll(async () => {
+      server = createServer((req, res) => {
+        res.setHeader("content-type", "application/json");
+        if (req.url === "/health") return res.end(JSON.stringify({ status: "ok" }));
+        if (req.url === "/ready") {
+          res.statusCode = ready;
+          return res.end(JSON.stringify({ status: ready === 200 ? "ready" : "unavailable" }));
+        }
+        res.statusCode = 404;
+        res.end("{}");
+      });
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    });
+    afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+    it.each([
+      { status: 503, exit: 1 },
+      { status: 200, exit: 0 },
+    ])("/ready answers $status: exit $exit, both shown", async ({ status, exit }) => {
+      ready = status;
+      const r = await runCoverage(["--api-url", base, "health", "--json"], { env: TABLE_ENV });
+      expect(r.exitCode).toBe(exit);
+      expect(JSON.parse(r.stdout)).toEqual({
+        health: { status: 200, body: { status: "ok" } },
+        ready: { status, body: { status: status === 200 ? "ready" : "unavailable" } },
+      });
+      if (exit) expect(r.stderr).toContain(`/ready answered ${status}`);
+    });
+
+    it("table output when not ready", async () => {
+      ready = 503;
+      const r = await runCoverage(["--api-url", base, "health"], { env: TABLE_ENV });
+      expect(r.exitCode).toBe(1);
+      expect(r.stdout).toMatch(/^\/ready\s+503\s+\{"status":"unavailable"\}$/m);
+    });
+  });
+
+  it("nothing listening: exit 1 with a message, no stack trace", async () => {
+    const r = await runCoverage(["--api-url", "http://127.0.0.1:9", "health"], { env: TABLE_ENV });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/connect|refused/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});

@@ -1,0 +1,133 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ROOT, RULES_DATA, runCoverage } from "../helpers/cli.js";
+
+const COMMANDS_DATA = path.join(ROOT, "test", "fixtures", "commands", "dataset.json");
+const TABLE_ENV = { COLUMNS: "100", NO_COLOR: "1" };
+const run = (args: string[], data = RULES_DATA) =>
+  runCoverage(["--data", data, ...args], { env: TABLE_ENV });
+
+describe("coverage policy (e2e)", () => {
+  it.each([
+    { id: "a/pt/2025-01-01", data: RULES_DATA },
+    { id: "a/pt/2024-01-01", data: RULES_DATA },
+    { id: "cms-lcd/L1/2026-07-01", data: RULES_DATA },
+    { id: "acme/therapy/2026-05-15", data: COMMANDS_DATA },
+  ])("table view of $id", async ({ id, data }) => {
+    const r = await run(["policy", id], data);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toMatchSnapshot();
+  });
+
+  it.each([
+    { id: "a/pt/2025-01-01", today: undefined, status: "active" },
+    { id: "a/pt/2024-01-01", today: undefined, status: "retired" },
+    { id: "cms-lcd/L1/2026-07-01", today: undefined, status: "upcoming" },
+    { id: "cms-lcd/L1/2026-07-01", today: "2026-07-01", status: "active" },
+    { id: "a/pt/2025-01-01", today: "2024-06-01", status: "upcoming" },
+  ])("$id on $today is $status", async ({ id, today, status }) => {
+    const r = await run(["policy", id, ...(today ? ["--today", today] : [])]);
+    expect(r.stdout).toMatch(new RegExp(`^Status\\s+${status}$`, "m"));
+  });
+
+  it("strips control sequences that come from the data", async () => {
+    const r = await run(["policy", "acme/therapy/2026-05-15"], COMMANDS_DATA);
+    expect(r.stdout).not.toContain("\u001b");
+    expect(r.stdout.split("\n")[0]).toBe("Outpatient Therapy Services");
+  });
+
+  it("shows codes by relationship and applicability from every link ever", async () => {
+    const r = await run(["policy", "acme/therapy/2026-05-15"], COMMANDS_DATA);
+    const text = r.stdout;
+    expect(text.indexOf("Codes: Covers")).toBeLessThan(text.indexOf("Codes: Does not cover"));
+    expect(text.indexOf("Codes: Does not cover")).toBeLessThan(text.indexOf("Codes: References"));
+    // The BOLT link ended on 2026-06-01 (today): still part of the detail's applicability.
+    expect(text).toMatch(/^CA\s+Acme Health, bolt Insurance\s+medicaid$/m);
+  });
+
+  it("--criteria prints only the criteria markdown, as stored", async () => {
+    const r = await run(["policy", "a/pt/2025-01-01", "--criteria"]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe("## Criteria\n\n- A written plan of care.");
+  });
+
+  it("--criteria without criteria: nothing on stdout, a warning, exit 0", async () => {
+    const r = await run(["policy", "cms-ncd/240.4/2008-03-13", "--criteria"]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain("no criteria text has been extracted for cms-ncd/240.4/2008-03-13");
+  });
+
+  it("--json prints the detail exactly (nationwide state key absent)", async () => {
+    const r = await run(["policy", "cms-ncd/240.4/2008-03-13", "--json"]);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      policy_id: "cms-ncd/240.4/2008-03-13",
+      policy_number: "240.4",
+      title: "Continuous Positive Airway Pressure (CPAP) Therapy for Obstructive Sleep Apnea",
+      effective_from_date: "2008-03-13",
+      effective_to_date: null,
+      file_url: "https://www.cms.gov/ncd/240.4",
+      file_type: "html",
+      listing_url: "https://www.cms.gov/ncd",
+      summary: "CPAP for adults with obstructive sleep apnea after a qualifying sleep test.",
+      applicability: [
+        { payer_ids: ["CMS"], payer_names: ["Medicare (CMS)"], lobs: ["medicare_part_b"] },
+      ],
+      code_groups: [
+        {
+          code_system: "HCPCS",
+          relationship: "COVERS",
+          category: "Devices",
+          codes: ["E0601"],
+          descriptions: ["Continuous positive airway pressure (CPAP) device"],
+        },
+        {
+          code_system: "ICD10CM",
+          relationship: "COVERS",
+          category: null,
+          codes: ["G4733"],
+          descriptions: ["Obstructive sleep apnea (adult) (pediatric)"],
+        },
+      ],
+      criteria_text: null,
+    });
+  });
+
+  it("ndjson is one line, csv a header and one row", async () => {
+    const nd = await run(["policy", "a/pt/2025-01-01", "--format", "ndjson"]);
+    expect(nd.stdout.split("\n")).toHaveLength(1);
+    expect(JSON.parse(nd.stdout).policy_id).toBe("a/pt/2025-01-01");
+    const csv = await run(["policy", "a/pt/2025-01-01", "--format", "csv"]);
+    const [header, row, ...rest] = csv.stdout.split("\r\n");
+    expect(header).toBe(
+      "policy_id,policy_number,title,effective_from_date,effective_to_date,file_url,file_type,listing_url,summary,applicability,code_groups,criteria_text",
+    );
+    expect(rest).toEqual([]);
+    expect(row).toMatch(/^a\/pt\/2025-01-01,PT-100,Physical Therapy Services,2025-01-01,,/);
+    // criteria_text holds bare line breaks: quoted (RFC 4180), so the one record spans lines.
+    expect(row).toMatch(/,"## Criteria\n\n- A written plan of care\.\n"$/);
+  });
+
+  it.each([
+    { id: "nope/1/2020-01-01", message: "Policy not found" },
+    { id: "a/pt", message: "Policy not found" },
+  ])("unknown id $id: exit 4, a message saying what to do", async ({ id, message }) => {
+    const r = await run(["policy", id]);
+    expect(r.exitCode).toBe(4);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain(message);
+    expect(r.stderr).toContain("coverage search");
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it.each([
+    { id: "a/pt/2025-01-01", url: "http://local/v1/policies/a/pt/2025-01-01" },
+    { id: "x/a b/c?d/2020-01-01", url: "http://local/v1/policies/x/a%20b/c%3Fd/2020-01-01" },
+  ])("--dry-run keeps the slashes, encodes each segment: $id", async ({ id, url }) => {
+    const r = await run(["policy", id, "--dry-run"]);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ method: "GET", url, headers: { "x-api-key": "***" } });
+  });
+});

@@ -1,0 +1,117 @@
+import { describe, expect, it, type TestContext } from "vitest";
+import { runCoverage } from "../helpers/cli.js";
+import { envelope, json, startScripted, type ScriptedHandler } from "../helpers/server.js";
+
+const ENV = { COVERAGE_API_KEY: "k-paging", COVERAGE_RETRY_BASE_MS: "1" };
+
+function policy(i: number) {
+  const id = `p/${String(i).padStart(3, "0")}/2025-01-01`;
+  return {
+    policy_id: id,
+    policy_number: `N-${i}`,
+    title: `Policy ${i}`,
+    effective_from_date: "2025-01-01",
+    effective_to_date: null,
+    file_url: `https://example.org/${i}.pdf`,
+    file_type: "pdf",
+    listing_url: "https://example.org/",
+    summary: null,
+    score: null,
+  };
+}
+
+const ALL = Array.from({ length: 12 }, (_, i) => policy(i));
+const PAYERS = Array.from({ length: 7 }, (_, i) => ({
+  payer_id: `P${i}`,
+  display_name: `Payer ${i}`,
+}));
+
+/** The asked offset and limit of a filter POST or a GET's query. */
+function asked(url: string, body: string): { offset: number; limit: number } {
+  if (body) {
+    const b = JSON.parse(body) as { offset?: number; limit?: number };
+    return { offset: b.offset ?? 0, limit: b.limit ?? 20 };
+  }
+  const q = new URL(url, "http://x").searchParams;
+  return { offset: Number(q.get("offset") ?? 0), limit: Number(q.get("limit") ?? 20) };
+}
+
+/** Pages of at most `cap` items whatever the limit (the spec's "at most 20" page). */
+function capped<T>(items: T[], cap: number): ScriptedHandler {
+  return (req, res, _n, body) => {
+    const { offset, limit } = asked(req.url ?? "", body);
+    const page = items.slice(offset, offset + Math.min(limit, cap));
+    json(res, 200, envelope(page, limit, offset, offset + page.length < items.length));
+  };
+}
+
+async function serve(t: TestContext, handler: ScriptedHandler) {
+  const s = await startScripted(handler);
+  t.onTestFinished(() => s.close());
+  return s;
+}
+
+const ids = (stdout: string) =>
+  (JSON.parse(stdout) as { data: Array<{ policy_id: string }> }).data.map((p) => p.policy_id);
+
+describe.concurrent("--all against real servers", () => {
+  it("a server capping pages below the limit: advances by the items received, no gaps", async (t) => {
+    const s = await serve(t, capped(ALL, 5));
+    const r = await runCoverage(
+      ["--api-url", s.url, "search", "--all", "--limit", "100", "--json"],
+      { env: ENV },
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(ids(r.stdout)).toEqual(ALL.map((p) => p.policy_id));
+    expect(JSON.parse(r.stdout)).toMatchObject({ offset: 0, has_more: false });
+    expect(s.requests.map((q) => asked(q.url, q.body).offset)).toEqual([0, 5, 10]);
+    expect(r.stderr).toBe("");
+  });
+
+  it("ndjson streams every item once", async (t) => {
+    const s = await serve(t, capped(ALL, 5));
+    const r = await runCoverage(["--api-url", s.url, "search", "--all", "--format", "ndjson"], {
+      env: ENV,
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const lines = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l).policy_id);
+    expect(lines).toEqual(ALL.map((p) => p.policy_id));
+  });
+
+  it("a server that ignores offset: stops with a warning, no duplicate items", async (t) => {
+    const s = await serve(t, (_req, res) => json(res, 200, envelope(ALL.slice(0, 5), 20, 0, true)));
+    const r = await runCoverage(["--api-url", s.url, "search", "--all", "--json"], { env: ENV });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const got = ids(r.stdout);
+    expect(got).toEqual(ALL.slice(0, 5).map((p) => p.policy_id));
+    expect(new Set(got).size).toBe(got.length);
+    expect(r.stderr).toContain("warning: the server answered offset 0 when asked for 5");
+    expect(s.requests).toHaveLength(2);
+  });
+
+  it("an empty page that claims more: stops with a warning", async (t) => {
+    const s = await serve(t, (req, res, _n, body) => {
+      const { offset } = asked(req.url ?? "", body);
+      json(res, 200, envelope(offset === 0 ? ALL.slice(0, 3) : [], 20, offset, true));
+    });
+    const r = await runCoverage(["--api-url", s.url, "search", "--all", "--json"], { env: ENV });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(ids(r.stdout)).toHaveLength(3);
+    expect(r.stderr).toContain("empty page at offset 3");
+  });
+
+  it("GET lists page with the offset query parameter (payers --all, capped at 3)", async (t) => {
+    const s = await serve(t, capped(PAYERS, 3));
+    const r = await runCoverage(["--api-url", s.url, "payers", "--all", "--json"], { env: ENV });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).data).toEqual(PAYERS);
+    expect(s.requests.map((q) => new URL(q.url, "http://x").searchParams.get("offset"))).toEqual([
+      null,
+      "3",
+      "6",
+    ]);
+  });
+});

@@ -1,0 +1,58 @@
+import { existsSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import {
+  betweenMarkers,
+  OPTIONS_END,
+  OPTIONS_START,
+  replaceBetweenMarkers,
+} from "../../../src/completion/markdown.js";
+import { README, renderReadmeOptions } from "../../../scripts/generate-docs.js";
+import { renderCompletionFiles } from "../../../scripts/generate-completions.js";
+
+const REGENERATE = "stale: run `npm run completions && npm run docs` and commit the result";
+
+describe("checked-in completion scripts", () => {
+  it.each(renderCompletionFiles().map((f) => [f.file, f.text] as const))(
+    "%s is what the generator makes from the current tree",
+    (file, text) => {
+      expect(existsSync(file), `${file} is missing: ${REGENERATE}`).toBe(true);
+      expect(readFileSync(file, "utf8"), REGENERATE).toBe(text);
+    },
+  );
+
+  it("is deterministic", () => {
+    expect(renderCompletionFiles()).toEqual(renderCompletionFiles());
+  });
+});
+
+describe("README options reference", () => {
+  it("is what the generator makes from the current tree", async () => {
+    const block = betweenMarkers(readFileSync(README, "utf8"), OPTIONS_START, OPTIONS_END);
+    expect(block, `README.md has no ${OPTIONS_START} block: ${REGENERATE}`).toBeDefined();
+    expect(block?.trim(), REGENERATE).toBe((await renderReadmeOptions()).trim());
+  });
+
+  it("documents every subcommand", async () => {
+    const text = await renderReadmeOptions();
+    for (const name of ["search", "completion"]) expect(text).toContain(`### \`coverage ${name}`);
+  });
+});
+
+describe("replaceBetweenMarkers", () => {
+  const S = "<!-- x:start -->";
+  const E = "<!-- x:end -->";
+
+  it.each([
+    ["appends the block when absent", "# Title\n", `# Title\n\n${S}\n\nnew\n\n${E}\n`],
+    ["replaces only between the markers", `a\n${S}\nold\n${E}\nb\n`, `a\n${S}\n\nnew\n\n${E}\nb\n`],
+    ["appends when only the start marker is there", `a ${S}\n`, `a ${S}\n\n${S}\n\nnew\n\n${E}\n`],
+  ])("%s", (_name, before, after) => {
+    expect(replaceBetweenMarkers(before, S, E, "new\n")).toBe(after);
+  });
+
+  it("is idempotent", () => {
+    const once = replaceBetweenMarkers("text\n", S, E, "body");
+    expect(replaceBetweenMarkers(once, S, E, "body")).toBe(once);
+    expect(betweenMarkers(once, S, E)?.trim()).toBe("body");
+  });
+});

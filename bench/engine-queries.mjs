@@ -1,10 +1,15 @@
 // In-process query latency of the local engine after one load (run with `node --import tsx`,
-// so the engine comes straight from src/). Prints one JSON object on stdout.
+// so the engine comes straight from TypeScript sources). Prints one JSON object on stdout.
 //
-//   node --import tsx bench/engine-queries.mjs bench/out/big.json [queries per kind]
-import { loadDataset } from "../src/dataset/load.ts";
-import { createLocalTransport } from "../src/backend/local.ts";
-import { filterRequest } from "../src/api/endpoints.ts";
+//   node --import tsx bench/engine-queries.mjs bench/out/big.json [queries per kind] [src dir]
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const src = path.resolve(process.argv[4] ?? path.join(import.meta.dirname, "..", "src"));
+const load = (file) => import(pathToFileURL(path.join(src, file)).href);
+const { loadDataset } = await load("dataset/load.ts");
+const { createLocalTransport } = await load("backend/local.ts");
+const { filterRequest } = await load("api/endpoints.ts");
 
 const file = process.argv[2];
 const perKind = Number(process.argv[3] ?? 200);

@@ -1,10 +1,9 @@
 import type { Command } from "commander";
 import type { RunEnvironment } from "../cli/context.js";
 import { LobCategory } from "../contract/index.js";
-import { fetchPages } from "../backend/paginate.js";
 import { LOB_CSV_COLUMNS, renderLobTable } from "../output/catalog-view.js";
-import { writeList } from "../output/list.js";
 import { buildLobsQuery, lobsFlagFor, type LobsFlags } from "../requests/lobs.js";
+import { runListCommand } from "./list-command.js";
 import { collect, examples, withContext } from "./shared.js";
 
 type Opts = LobsFlags & { dryRun?: boolean };
@@ -38,30 +37,21 @@ export function registerLobs(program: Command, run: RunEnvironment): void {
       ]),
     )
     .action(
-      withContext<Opts>(run, async (ctx, opts) => {
-        const query = buildLobsQuery(opts);
-        const build = (q: Record<string, unknown>) =>
-          ctx.offlineClient().build.lobs(q, lobsFlagFor);
-        const request = build(query);
-        if (opts.dryRun) return ctx.printDryRun(request);
-        const client = await ctx.client();
-        const start = typeof query.offset === "number" ? query.offset : 0;
-        const pages = fetchPages(
-          Boolean(opts.all),
-          (offset) => client.lobs(offset === start ? request : build({ ...query, offset })),
-          start,
-          ctx.warn,
-        );
-        await writeList(pages, {
-          format: ctx.settings.format,
-          io: ctx.io,
+      withContext<Opts>(run, (ctx, opts) =>
+        runListCommand(ctx, {
+          input: buildLobsQuery(opts),
+          build: (client, input) => client.build.lobs(input, lobsFlagFor),
+          send: (client, request) => client.lobs(request),
           all: Boolean(opts.all),
-          renderTable: (items) => renderLobTable(items, ctx.io),
-          moreHint: (next) =>
-            `More lines of business: add --offset ${next}, or --all for every page.`,
-          emptyMessage: "No lines of business match.",
-          csvColumns: LOB_CSV_COLUMNS,
-        });
-      }),
+          dryRun: Boolean(opts.dryRun),
+          view: async () => ({
+            renderTable: (items) => renderLobTable(items, ctx.io),
+            moreHint: (next) =>
+              `More lines of business: add --offset ${next}, or --all for every page.`,
+            emptyMessage: "No lines of business match.",
+            csvColumns: LOB_CSV_COLUMNS,
+          }),
+        }),
+      ),
     );
 }

@@ -1,10 +1,9 @@
 import type { Command } from "commander";
 import type { RunEnvironment } from "../cli/context.js";
 import { LobCategory } from "../contract/index.js";
-import { fetchPages } from "../backend/paginate.js";
 import { PAYER_CSV_COLUMNS, renderPayerTable } from "../output/catalog-view.js";
-import { writeList } from "../output/list.js";
 import { buildPayersQuery, payersFlagFor, type PayersFlags } from "../requests/payers.js";
+import { runListCommand } from "./list-command.js";
 import { collect, examples, withContext } from "./shared.js";
 
 type Opts = PayersFlags & { dryRun?: boolean };
@@ -32,29 +31,20 @@ export function registerPayers(program: Command, run: RunEnvironment): void {
       ]),
     )
     .action(
-      withContext<Opts>(run, async (ctx, opts) => {
-        const query = buildPayersQuery(opts);
-        const build = (q: Record<string, unknown>) =>
-          ctx.offlineClient().build.payers(q, payersFlagFor);
-        const request = build(query);
-        if (opts.dryRun) return ctx.printDryRun(request);
-        const client = await ctx.client();
-        const start = typeof query.offset === "number" ? query.offset : 0;
-        const pages = fetchPages(
-          Boolean(opts.all),
-          (offset) => client.payers(offset === start ? request : build({ ...query, offset })),
-          start,
-          ctx.warn,
-        );
-        await writeList(pages, {
-          format: ctx.settings.format,
-          io: ctx.io,
+      withContext<Opts>(run, (ctx, opts) =>
+        runListCommand(ctx, {
+          input: buildPayersQuery(opts),
+          build: (client, input) => client.build.payers(input, payersFlagFor),
+          send: (client, request) => client.payers(request),
           all: Boolean(opts.all),
-          renderTable: (items) => renderPayerTable(items, ctx.io),
-          moreHint: (next) => `More payers: add --offset ${next}, or --all for every page.`,
-          emptyMessage: "No payers match.",
-          csvColumns: PAYER_CSV_COLUMNS,
-        });
-      }),
+          dryRun: Boolean(opts.dryRun),
+          view: async () => ({
+            renderTable: (items) => renderPayerTable(items, ctx.io),
+            moreHint: (next) => `More payers: add --offset ${next}, or --all for every page.`,
+            emptyMessage: "No payers match.",
+            csvColumns: PAYER_CSV_COLUMNS,
+          }),
+        }),
+      ),
     );
 }

@@ -1,11 +1,9 @@
 import type { Command } from "commander";
-import { filterRequest } from "../api/endpoints.js";
 import type { RunEnvironment } from "../cli/context.js";
-import { LobCategory, Sort, type FilterRequest } from "../contract/index.js";
-import { fetchPages } from "../backend/paginate.js";
-import { writeList } from "../output/list.js";
+import { LobCategory, Sort } from "../contract/index.js";
 import { POLICY_CSV_COLUMNS, renderPolicyTable } from "../output/policies.js";
 import { buildSearchRequest, searchFlagFor, type SearchFlags } from "../requests/search.js";
+import { runListCommand } from "./list-command.js";
 import { collect, examples, readJsonInput, withContext } from "./shared.js";
 
 type Opts = Omit<SearchFlags, "words"> & { body?: string; dryRun?: boolean };
@@ -63,31 +61,21 @@ export function registerSearch(program: Command, run: RunEnvironment): void {
       withContext<Opts>(run, async (ctx, opts, [words]) => {
         const base = opts.body ? await readJsonInput(opts.body, "--body") : undefined;
         const flags: SearchFlags = { ...opts, words: words as string[] };
-        const body = buildSearchRequest(flags, base);
-        const request = ctx.offlineClient().build.filter(body, (loc) => searchFlagFor(loc, flags));
-        if (opts.dryRun) return ctx.printDryRun(request);
-        const validated = request.body as FilterRequest;
-        const client = await ctx.client();
-        const today = await ctx.today();
-        const pages = fetchPages(
-          Boolean(opts.all),
-          (offset) =>
-            client.filter(
-              offset === (validated.offset ?? 0)
-                ? request
-                : filterRequest({ ...validated, offset }),
-            ),
-          validated.offset ?? 0,
-          ctx.warn,
-        );
-        await writeList(pages, {
-          format: ctx.settings.format,
-          io: ctx.io,
+        await runListCommand(ctx, {
+          input: buildSearchRequest(flags, base),
+          build: (client, body) => client.build.filter(body, (loc) => searchFlagFor(loc, flags)),
+          send: (client, request) => client.filter(request),
           all: Boolean(opts.all),
-          renderTable: (items) => renderPolicyTable(items, ctx.io, today),
-          moreHint: (next) => `More results: add --offset ${next}, or --all for every page.`,
-          emptyMessage: "No policies match.",
-          csvColumns: POLICY_CSV_COLUMNS,
+          dryRun: Boolean(opts.dryRun),
+          view: async () => {
+            const today = await ctx.today();
+            return {
+              renderTable: (items) => renderPolicyTable(items, ctx.io, today),
+              moreHint: (next) => `More results: add --offset ${next}, or --all for every page.`,
+              emptyMessage: "No policies match.",
+              csvColumns: POLICY_CSV_COLUMNS,
+            };
+          },
         });
       }),
     );

@@ -1,9 +1,8 @@
 import type { Command } from "commander";
 import type { RunEnvironment } from "../cli/context.js";
-import { fetchPages } from "../backend/paginate.js";
-import { writeList } from "../output/list.js";
 import { renderUpdatesTable, UPDATE_CSV_COLUMNS } from "../output/updates-view.js";
 import { buildUpdatesQuery, updatesFlagFor, type UpdatesFlags } from "../requests/updates.js";
+import { runListCommand } from "./list-command.js";
 import { examples, withContext } from "./shared.js";
 
 type Opts = UpdatesFlags & { dryRun?: boolean };
@@ -27,29 +26,20 @@ export function registerUpdates(program: Command, run: RunEnvironment): void {
       ]),
     )
     .action(
-      withContext<Opts>(run, async (ctx, opts) => {
-        const query = buildUpdatesQuery(opts);
-        const build = (q: Record<string, unknown>) =>
-          ctx.offlineClient().build.updates(q, updatesFlagFor);
-        const request = build(query);
-        if (opts.dryRun) return ctx.printDryRun(request);
-        const client = await ctx.client();
-        const start = typeof query.offset === "number" ? query.offset : 0;
-        const pages = fetchPages(
-          Boolean(opts.all),
-          (offset) => client.updates(offset === start ? request : build({ ...query, offset })),
-          start,
-          ctx.warn,
-        );
-        await writeList(pages, {
-          format: ctx.settings.format,
-          io: ctx.io,
+      withContext<Opts>(run, (ctx, opts) =>
+        runListCommand(ctx, {
+          input: buildUpdatesQuery(opts),
+          build: (client, input) => client.build.updates(input, updatesFlagFor),
+          send: (client, request) => client.updates(request),
           all: Boolean(opts.all),
-          renderTable: (items) => renderUpdatesTable(items, ctx.io),
-          moreHint: (next) => `More updates: add --offset ${next}, or --all for every page.`,
-          emptyMessage: `No new or updated policies in the last ${opts.days ?? 30} days.`,
-          csvColumns: UPDATE_CSV_COLUMNS,
-        });
-      }),
+          dryRun: Boolean(opts.dryRun),
+          view: async () => ({
+            renderTable: (items) => renderUpdatesTable(items, ctx.io),
+            moreHint: (next) => `More updates: add --offset ${next}, or --all for every page.`,
+            emptyMessage: `No new or updated policies in the last ${opts.days ?? 30} days.`,
+            csvColumns: UPDATE_CSV_COLUMNS,
+          }),
+        }),
+      ),
     );
 }

@@ -22,8 +22,7 @@ export default defineConfig({
   target: "node20",
   platform: "node",
   outDir: "dist",
-  // Not cleaned: parallel test runs keep using the chunks of the previous build.
-  clean: false,
+  clean: true,
   splitting: true,
   sourcemap: false,
   minify: false,

@@ -159,29 +159,49 @@ async function scale() {
   );
 
   console.log(
-    "### In-process query latency after one load (200 queries per kind, engine from src/ via tsx)",
+    "### In-process query latency after one load (200 queries per kind, engine from its TypeScript sources via tsx)",
   );
-  const r = await runTimed(
-    NODE,
-    ["--import", "tsx", path.join("bench", "engine-queries.mjs"), file, "200"],
-    {
-      keepStdout: true,
-    },
-  );
-  if (r.code !== 0) throw new Error(`engine-queries failed:\n${r.stderr}`);
-  const q = JSON.parse(r.stdout);
-  console.log(
-    `  load (read, parse, check, index): ${fmt(q.loadMs, 0)} ms; ${q.versions} versions, ${q.links} links; peak RSS ${mb(q.maxRssKb)}`,
-  );
-  const rows = Object.entries(q.kinds).map(([kind, k]) => [
-    kind,
-    fmt(k.first),
-    fmt(quantile(k.times, 0.5), 2),
-    fmt(quantile(k.times, 0.99), 2),
-    fmt(k.avgResults, 1),
-  ]);
-  printTable(["query", "first ms", "p50 ms", "p99 ms", "results/page"], rows);
-  const worst = Math.max(...Object.values(q.kinds).map((k) => quantile(k.times, 0.5)));
+  // Ours, then each baseline that has its sources beside its build.
+  const engines = [{ label: "", src: path.join(ROOT, "src") }];
+  for (const dir of BASELINES) {
+    if (existsSync(path.join(dir, "src", "dataset", "load.ts")))
+      engines.push({
+        label: builds.find((b) => b.bin.startsWith(dir))?.label ?? "",
+        src: path.join(dir, "src"),
+      });
+  }
+  const rows = [];
+  let worst = NaN;
+  for (const e of engines) {
+    const r = await runTimed(
+      NODE,
+      ["--import", "tsx", path.join("bench", "engine-queries.mjs"), file, "200", e.src],
+      { keepStdout: true },
+    );
+    if (r.code !== 0) throw new Error(`engine-queries (${e.src}) failed:\n${r.stderr}`);
+    const q = JSON.parse(r.stdout);
+    rows.push([
+      `${e.label}load (read, parse, check, index)`,
+      fmt(q.loadMs, 0),
+      "",
+      "",
+      "",
+      mb(q.maxRssKb),
+    ]);
+    for (const [kind, k] of Object.entries(q.kinds)) {
+      rows.push([
+        `${e.label}${kind}`,
+        fmt(k.first),
+        fmt(quantile(k.times, 0.5), 2),
+        fmt(quantile(k.times, 0.99), 2),
+        fmt(k.avgResults, 1),
+        "",
+      ]);
+    }
+    if (e.label === "")
+      worst = Math.max(...Object.values(q.kinds).map((k) => quantile(k.times, 0.5)));
+  }
+  printTable(["query", "first ms", "p50 ms", "p99 ms", "results/page", "peak RSS"], rows);
   verdict(
     "query p50 after load <= 20 ms (every kind)",
     worst <= 20,

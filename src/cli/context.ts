@@ -48,11 +48,14 @@ function baseUrlOf(settings: Settings): string {
 }
 
 /** Builds the context of one command run from its parsed options. */
-export function createContext(command: Command, run: RunEnvironment): CommandContext {
+export async function createContext(
+  command: Command,
+  run: RunEnvironment,
+): Promise<CommandContext> {
   const flags = command.optsWithGlobals<GlobalFlags>();
   const { env } = run;
   const settings = resolveSettings(flags, env, readProfile(resolveProfileName(flags, env), env));
-  const io = createIo(flags.color, env, run.stdout, run.stderr);
+  const io = await createIo(flags.color, env, run.stdout, run.stderr);
   const now = run.now ?? (() => new Date());
   let transport: Promise<{ transport: Transport; today: string }> | undefined;
 

@@ -2,11 +2,14 @@ import type { Command } from "commander";
 import type { RunEnvironment } from "../cli/context.js";
 import { CONFIG_KEYS } from "../config/keys.js";
 import { configFile } from "../config/paths.js";
-import { getValue, listValues, setValue, unsetValue, type ConfigRun } from "../config/actions.js";
+import type { ConfigRun } from "../config/actions.js";
 import { checkProfileName } from "../config/values.js";
 import { OutputFormat, resolveProfileName, type GlobalFlags } from "../cli/settings.js";
 import { createIo } from "../output/terminal.js";
 import { examples } from "./shared.js";
+
+// The actions (conf, tables) load only when a config command runs, not at every start-up.
+const actions = () => import("../config/actions.js");
 
 type Handler = (c: ConfigRun, args: Array<string | undefined>) => Promise<void>;
 
@@ -14,7 +17,7 @@ type Handler = (c: ConfigRun, args: Array<string | undefined>) => Promise<void>;
 function action(run: RunEnvironment, handler: Handler) {
   return async (...all: unknown[]) => {
     const flags = (all[all.length - 1] as Command).optsWithGlobals<GlobalFlags>();
-    const io = createIo(flags.color, run.env, run.stdout, run.stderr);
+    const io = await createIo(flags.color, run.env, run.stdout, run.stderr);
     const format = flags.json ? "json" : OutputFormat.catch("table").parse(flags.format);
     const c: ConfigRun = {
       io,
@@ -48,7 +51,7 @@ export function registerConfig(program: Command, run: RunEnvironment): void {
     .command("get")
     .description("print a stored value (api-key masked)")
     .argument("<key>", keys)
-    .action(action(run, (c, [key]) => getValue(c, key as string)));
+    .action(action(run, async (c, [key]) => (await actions()).getValue(c, key as string)));
   config
     .command("set")
     .description("store a value; api-key is read from stdin or a hidden prompt, never argv")
@@ -62,16 +65,18 @@ export function registerConfig(program: Command, run: RunEnvironment): void {
         "coverage config set api-key < key.txt",
       ]),
     )
-    .action(action(run, (c, [key, value]) => setValue(c, key as string, value)));
+    .action(
+      action(run, async (c, [key, value]) => (await actions()).setValue(c, key as string, value)),
+    );
   config
     .command("unset")
     .description("remove a stored value")
     .argument("<key>", keys)
-    .action(action(run, (c, [key]) => unsetValue(c, key as string)));
+    .action(action(run, async (c, [key]) => (await actions()).unsetValue(c, key as string)));
   config
     .command("list")
     .description("the active profile's stored values (api-key masked)")
-    .action(action(run, (c) => listValues(c)));
+    .action(action(run, async (c) => (await actions()).listValues(c)));
   config
     .command("path")
     .description("print where the config file is")

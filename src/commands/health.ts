@@ -2,12 +2,7 @@ import type { Command } from "commander";
 import { checkRequest } from "../api/endpoints.js";
 import type { RunEnvironment } from "../cli/context.js";
 import { UnexpectedError } from "../errors.js";
-import {
-  healthRows,
-  isHealthy,
-  renderHealthTable,
-  type HealthReport,
-} from "../output/health-view.js";
+import type { HealthReport } from "../output/health-view.js";
 import { writeRecord } from "../output/record.js";
 import { examples, withContext } from "./shared.js";
 
@@ -33,6 +28,8 @@ export function registerHealth(program: Command, run: RunEnvironment): void {
           return;
         }
         const client = await ctx.client();
+        const { healthRows, isHealthy, renderHealthTable } =
+          await import("../output/health-view.js");
         const report: HealthReport = {
           health: await client.check("health"),
           ready: await client.check("ready"),

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import type { RunEnvironment } from "../cli/context.js";
 import { LobCategory } from "../contract/index.js";
-import { LOB_CSV_COLUMNS, renderLobTable } from "../output/catalog-view.js";
+import { LOB_CSV_COLUMNS } from "../output/columns.js";
 import { buildLobsQuery, lobsFlagFor, type LobsFlags } from "../requests/lobs.js";
 import { runListCommand } from "./list-command.js";
 import { collect, examples, withContext } from "./shared.js";
@@ -45,7 +45,8 @@ export function registerLobs(program: Command, run: RunEnvironment): void {
           all: Boolean(opts.all),
           dryRun: Boolean(opts.dryRun),
           view: async () => ({
-            renderTable: (items) => renderLobTable(items, ctx.io),
+            renderTable: async (items) =>
+              (await import("../output/catalog-view.js")).renderLobTable(items, ctx.io),
             moreHint: (next) =>
               `More lines of business: add --offset ${next}, or --all for every page.`,
             emptyMessage: "No lines of business match.",

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import type { RunEnvironment } from "../cli/context.js";
 import { LobCategory } from "../contract/index.js";
-import { PAYER_CSV_COLUMNS, renderPayerTable } from "../output/catalog-view.js";
+import { PAYER_CSV_COLUMNS } from "../output/columns.js";
 import { buildPayersQuery, payersFlagFor, type PayersFlags } from "../requests/payers.js";
 import { runListCommand } from "./list-command.js";
 import { collect, examples, withContext } from "./shared.js";
@@ -39,7 +39,8 @@ export function registerPayers(program: Command, run: RunEnvironment): void {
           all: Boolean(opts.all),
           dryRun: Boolean(opts.dryRun),
           view: async () => ({
-            renderTable: (items) => renderPayerTable(items, ctx.io),
+            renderTable: async (items) =>
+              (await import("../output/catalog-view.js")).renderPayerTable(items, ctx.io),
             moreHint: (next) => `More payers: add --offset ${next}, or --all for every page.`,
             emptyMessage: "No payers match.",
             csvColumns: PAYER_CSV_COLUMNS,

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import type { RunEnvironment } from "../cli/context.js";
 import { LobCategory, Sort } from "../contract/index.js";
-import { POLICY_CSV_COLUMNS, renderPolicyTable } from "../output/policies.js";
+import { POLICY_CSV_COLUMNS } from "../output/columns.js";
 import { buildSearchRequest, searchFlagFor, type SearchFlags } from "../requests/search.js";
 import { runListCommand } from "./list-command.js";
 import { collect, examples, readJsonInput, withContext } from "./shared.js";
@@ -70,7 +70,8 @@ export function registerSearch(program: Command, run: RunEnvironment): void {
           view: async () => {
             const today = await ctx.today();
             return {
-              renderTable: (items) => renderPolicyTable(items, ctx.io, today),
+              renderTable: async (items) =>
+                (await import("../output/policies.js")).renderPolicyTable(items, ctx.io, today),
               moreHint: (next) => `More results: add --offset ${next}, or --all for every page.`,
               emptyMessage: "No policies match.",
               csvColumns: POLICY_CSV_COLUMNS,

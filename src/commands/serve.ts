@@ -3,7 +3,6 @@ import type { RunEnvironment } from "../cli/context.js";
 import { resolveProfileName, resolveSettings, type GlobalFlags } from "../cli/settings.js";
 import { readProfile } from "../config/read.js";
 import { UsageError } from "../errors.js";
-import { parsePort, whenStopped } from "../server/listen.js";
 import { examples } from "./shared.js";
 
 interface ServeFlags extends GlobalFlags {
@@ -44,6 +43,8 @@ export function registerServe(program: Command, run: RunEnvironment): void {
         readProfile(resolveProfileName(flags, env), env),
       );
       const stderr = run.stderr ?? process.stderr;
+      // Loaded here, not at start-up: node:http is only needed by this command.
+      const { parsePort, whenStopped } = await import("../server/listen.js");
       // Listening for SIGTERM before the URL is out: a script may stop us the moment it reads it.
       const { stopped, dispose } = whenStopped(run.signal);
       try {

@@ -16,7 +16,7 @@ export function withContext<O>(
   return async (...all: unknown[]) => {
     // commander passes the positional arguments, then the options, then the command.
     const command = all[all.length - 1] as Command;
-    const ctx = createContext(command, run);
+    const ctx = await createContext(command, run);
     try {
       await handler(ctx, all[all.length - 2] as O, all.slice(0, -2));
     } finally {

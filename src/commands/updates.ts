@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import type { RunEnvironment } from "../cli/context.js";
-import { renderUpdatesTable, UPDATE_CSV_COLUMNS } from "../output/updates-view.js";
+import { UPDATE_CSV_COLUMNS } from "../output/columns.js";
 import { buildUpdatesQuery, updatesFlagFor, type UpdatesFlags } from "../requests/updates.js";
 import { runListCommand } from "./list-command.js";
 import { examples, withContext } from "./shared.js";
@@ -34,7 +34,8 @@ export function registerUpdates(program: Command, run: RunEnvironment): void {
           all: Boolean(opts.all),
           dryRun: Boolean(opts.dryRun),
           view: async () => ({
-            renderTable: (items) => renderUpdatesTable(items, ctx.io),
+            renderTable: async (items) =>
+              (await import("../output/updates-view.js")).renderUpdatesTable(items, ctx.io),
             moreHint: (next) => `More updates: add --offset ${next}, or --all for every page.`,
             emptyMessage: `No new or updated policies in the last ${opts.days ?? 30} days.`,
             csvColumns: UPDATE_CSV_COLUMNS,

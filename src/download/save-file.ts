@@ -7,7 +7,7 @@ import { pipeline } from "node:stream/promises";
 import type { DownloadLink } from "../contract/index.js";
 import { CliError, InterruptedError, UnexpectedError, UsageError } from "../errors.js";
 import { safeBaseName } from "./safe-name.js";
-import { openSource } from "./source.js";
+import { CHUNK, openSource } from "./source.js";
 import { checkOverwrite, resolveTarget } from "./target.js";
 
 /** Progress callbacks (a TTY spinner, or nothing). */
@@ -48,6 +48,7 @@ export function tempNameFor(target: string): string {
 function counter(onBytes: (total: number) => void): Transform {
   let total = 0;
   return new Transform({
+    highWaterMark: CHUNK,
     transform(chunk: Buffer, _enc, done) {
       total += chunk.length;
       onBytes(total);
@@ -116,7 +117,7 @@ export async function writeFileAtomically(
         bytes = n;
         options.onBytes?.(n);
       }),
-      createWriteStream(temp, { flags: "wx", flush: true }),
+      createWriteStream(temp, { flags: "wx", highWaterMark: CHUNK }),
       { signal: options.signal },
     );
     if (options.expectedSize !== undefined && bytes !== options.expectedSize)

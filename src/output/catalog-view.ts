@@ -25,6 +25,3 @@ export function renderLobTable(items: Lob[], io: Pick<Io, "columns" | "chalk">):
   ];
   return renderTable(columns, items, io);
 }
-
-export const PAYER_CSV_COLUMNS = ["payer_id", "display_name"];
-export const LOB_CSV_COLUMNS = ["lob_id", "payer_id", "payer_name", "lob", "state"];

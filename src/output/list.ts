@@ -1,6 +1,5 @@
 import type { Envelope } from "../contract/index.js";
 import type { OutputFormat } from "../cli/settings.js";
-import { toCsv } from "./csv.js";
 import type { Io } from "./terminal.js";
 
 export interface ListOutput<T> {
@@ -8,7 +7,7 @@ export interface ListOutput<T> {
   io: Io;
   all: boolean;
   /** Table view of every item received (tables need all rows to size their columns). */
-  renderTable: (items: T[]) => string;
+  renderTable: (items: T[]) => string | Promise<string>;
   /** Shown on stderr (TTY only) when the last page says there is more. */
   moreHint?: (nextOffset: number) => string;
   emptyMessage?: string;
@@ -61,6 +60,7 @@ export async function writeList<T>(
       const rows = page.data as Array<Record<string, unknown>>;
       if (!rows.length) continue;
       const first = !csvStarted;
+      const { toCsv } = await import("./csv.js");
       const { text, header } = toCsv(
         rows,
         csvHeader ?? csvColumnsFor(rows, out.csvColumns),
@@ -75,6 +75,7 @@ export async function writeList<T>(
     } else kept.push(...page.data);
   }
   if (format === "csv" && !csvStarted && out.csvColumns) {
+    const { toCsv } = await import("./csv.js");
     await write(io.stdout, toCsv([], out.csvColumns, io.stdoutIsTTY, true).text);
   }
   if (format === "json" && out.all) {
@@ -84,7 +85,7 @@ export async function writeList<T>(
   if (format === "table") {
     if (kept.length === 0 && out.emptyMessage) {
       if (io.stderrIsTTY) await write(io.stderr, out.emptyMessage + "\n");
-    } else await write(io.stdout, out.renderTable(kept) + "\n");
+    } else await write(io.stdout, (await out.renderTable(kept)) + "\n");
   }
   if (last?.has_more && !out.all && io.stderrIsTTY && out.moreHint) {
     await write(io.stderr, io.chalk.dim(out.moreHint(last.offset + last.data.length)) + "\n");

@@ -37,18 +37,3 @@ export function renderPolicyTable(
     });
   return renderTable(columns, items, io);
 }
-
-export const POLICY_CSV_COLUMNS = [
-  "policy_id",
-  "policy_number",
-  "title",
-  "effective_from_date",
-  "effective_to_date",
-  "file_url",
-  "file_type",
-  "listing_url",
-  "summary",
-  "score",
-  "applicability",
-  "code_groups",
-];

@@ -6,6 +6,7 @@ import type {
 } from "../contract/index.js";
 import { versionState, type VersionState } from "../engine/time.js";
 import { renderMarkdown } from "./markdown.js";
+import { POLICY_CSV_COLUMNS } from "./columns.js";
 import { styleState } from "./policies.js";
 import { renderTable, type Column } from "./table.js";
 import { stripControls, type Io } from "./terminal.js";
@@ -111,17 +112,8 @@ export function renderPolicyView(detail: PolicyDetail, io: ViewIo, today: string
   ].join("\n");
 }
 
+/** The list columns without the search-only score, then the criteria. */
 export const POLICY_DETAIL_CSV_COLUMNS = [
-  "policy_id",
-  "policy_number",
-  "title",
-  "effective_from_date",
-  "effective_to_date",
-  "file_url",
-  "file_type",
-  "listing_url",
-  "summary",
-  "applicability",
-  "code_groups",
+  ...POLICY_CSV_COLUMNS.filter((c) => c !== "score"),
   "criteria_text",
 ];

@@ -1,12 +1,11 @@
 import type { OutputFormat } from "../cli/settings.js";
-import { toCsv } from "./csv.js";
 import type { Io } from "./terminal.js";
 
 export interface RecordOutput {
   format: OutputFormat;
   io: Io;
   /** The readable view (table format). */
-  renderTable: () => string;
+  renderTable: () => string | Promise<string>;
   /** Rows for ndjson and csv when they differ from the JSON value (default: the value itself). */
   rows?: Array<Record<string, unknown>>;
 }
@@ -24,6 +23,9 @@ export async function writeRecord(value: unknown, out: RecordOutput): Promise<vo
   if (format === "json") return write(io.stdout, JSON.stringify(value, null, 2) + "\n");
   if (format === "ndjson")
     return write(io.stdout, rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
-  if (format === "csv") return write(io.stdout, toCsv(rows, undefined, io.stdoutIsTTY).text);
-  return write(io.stdout, out.renderTable() + "\n");
+  if (format === "csv") {
+    const { toCsv } = await import("./csv.js");
+    return write(io.stdout, toCsv(rows, undefined, io.stdoutIsTTY).text);
+  }
+  return write(io.stdout, (await out.renderTable()) + "\n");
 }

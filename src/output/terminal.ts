@@ -1,4 +1,4 @@
-import { Chalk, type ChalkInstance } from "chalk";
+import type { ChalkInstance } from "chalk";
 
 /** Where output goes and what the terminal can show; decided once per run. */
 export interface Io {
@@ -38,13 +38,19 @@ export function terminalColumns(stream: NodeJS.WritableStream, env: NodeJS.Proce
   return 120;
 }
 
-/** Builds the run's `Io` from real streams and the environment. */
-export function createIo(
+/** Chalk at level 0, without loading chalk: every style returns its text unchanged. */
+export const plainChalk: ChalkInstance = new Proxy(() => undefined, {
+  get: () => plainChalk,
+  apply: (_target, _this, args: unknown[]) => args.join(" "),
+}) as unknown as ChalkInstance;
+
+/** Builds the run's `Io` from real streams and the environment; chalk is loaded only for colour. */
+export async function createIo(
   colorFlag: boolean | undefined,
   env: NodeJS.ProcessEnv,
   stdout: NodeJS.WritableStream = process.stdout,
   stderr: NodeJS.WritableStream = process.stderr,
-): Io {
+): Promise<Io> {
   const stdoutIsTTY = Boolean((stdout as NodeJS.WriteStream).isTTY);
   const stderrIsTTY = Boolean((stderr as NodeJS.WriteStream).isTTY);
   const color = shouldColor(colorFlag, env, stdoutIsTTY);
@@ -55,7 +61,7 @@ export function createIo(
     stderrIsTTY,
     columns: terminalColumns(stdout, env),
     color,
-    chalk: new Chalk({ level: color ? 1 : 0 }),
+    chalk: color ? new (await import("chalk")).Chalk({ level: 1 }) : plainChalk,
   };
 }
 

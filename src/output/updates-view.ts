@@ -68,14 +68,3 @@ export function renderUpdatesTable(
   ];
   return renderTable(columns, groupUpdates(items), io);
 }
-
-export const UPDATE_CSV_COLUMNS = [
-  "policy_id",
-  "policy_number",
-  "title",
-  "effective_from_date",
-  "change_type",
-  "payer_id",
-  "payer_display_name",
-  "file_url",
-];

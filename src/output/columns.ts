@@ -1,0 +1,36 @@
+// CSV headers used when a list is empty; kept apart from the table views so that commands can
+// name them without loading cli-table3.
+
+/** Search results. */
+export const POLICY_CSV_COLUMNS = [
+  "policy_id",
+  "policy_number",
+  "title",
+  "effective_from_date",
+  "effective_to_date",
+  "file_url",
+  "file_type",
+  "listing_url",
+  "summary",
+  "score",
+  "applicability",
+  "code_groups",
+];
+
+/** `payers`. */
+export const PAYER_CSV_COLUMNS = ["payer_id", "display_name"];
+
+/** `lobs`. */
+export const LOB_CSV_COLUMNS = ["lob_id", "payer_id", "payer_name", "lob", "state"];
+
+/** `updates`. */
+export const UPDATE_CSV_COLUMNS = [
+  "policy_id",
+  "policy_number",
+  "title",
+  "effective_from_date",
+  "change_type",
+  "payer_id",
+  "payer_display_name",
+  "file_url",
+];

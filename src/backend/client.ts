@@ -112,8 +112,16 @@ export class ApiClient {
   updates(req: ApiRequest): Promise<Envelope<PolicyUpdate>> {
     return this.send(req, PolicyUpdatePage, "updates");
   }
-  downloadUrl(req: ApiRequest): Promise<DownloadLink> {
-    return this.send(req, DownloadLink, "download link");
+  async downloadUrl(req: ApiRequest): Promise<DownloadLink> {
+    const link = await this.send(req, DownloadLink, "download link");
+    // Only the in-process engine hands out file:// links; from a server, such a link would make
+    // the CLI copy a file of this machine wherever the server likes.
+    if (this.transport.kind !== "local" && !/^https?:\/\//i.test(link.url))
+      throw new UnexpectedError(
+        `malformed response from ${req.method} ${req.path}: the download link is not an http(s) URL`,
+        "The server's answer is not the documented shape; check --api-url, or report it.",
+      );
+    return link;
   }
 
   /** `/health` or `/ready`, whatever the status (the health command reports both). */

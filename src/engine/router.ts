@@ -31,10 +31,10 @@ export const NO_FILE = { detail: "No file stored for this policy" };
 const INTEGER = /^[+-]?\d+$/;
 
 /** Query pairs as an object: array keys collect every value, others keep the last one. */
-export function queryObject(pairs: QueryPairs): Record<string, unknown> {
+export function queryObject(pairs: QueryPairs, typed = true): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, raw] of pairs) {
-    const value = INTEGER.test(raw) ? Number(raw) : raw;
+    const value = typed && INTEGER.test(raw) ? Number(raw) : raw;
     if (ARRAY_QUERY_KEYS.has(key)) ((out[key] as string[] | undefined) ??= []).push(raw);
     else out[key] = key === "limit" || key === "offset" || key === "days" ? value : raw;
   }
@@ -46,16 +46,21 @@ export function unprocessable(detail: ValidationErrorItem[]): ApiResponse {
   return { status: 422, body: { detail } };
 }
 
+/**
+ * Validates a body or query. `shown` is what the 422 items quote as `input`: for a query, the
+ * strings as sent (`"0"`, not `0`), as the live FastAPI service reports them.
+ */
 function parseWith<S extends z.ZodType>(
   schema: S,
   input: unknown,
   where: "body" | "query",
+  shown: unknown = input,
 ): { ok: true; value: z.infer<S> } | { ok: false; response: ApiResponse } {
   const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return { ok: true, value: result.data };
   return {
     ok: false,
-    response: unprocessable(formatValidationDetail(result.error, input, [where])),
+    response: unprocessable(formatValidationDetail(result.error, shown, [where])),
   };
 }
 
@@ -84,16 +89,17 @@ export function handleApiRequest(ctx: EngineContext, req: ApiRequest): ApiRespon
   if (req.method !== "GET") return { status: 405, body: { detail: "Method Not Allowed" } };
 
   const query = queryObject(req.query);
+  const sent = queryObject(req.query, false);
   if (path === "/v1/payers") {
-    const parsed = parseWith(PayersQuery, query, "query");
+    const parsed = parseWith(PayersQuery, query, "query", sent);
     return parsed.ok ? ok(listPayers(db, parsed.value)) : parsed.response;
   }
   if (path === "/v1/lobs") {
-    const parsed = parseWith(LobsQuery, query, "query");
+    const parsed = parseWith(LobsQuery, query, "query", sent);
     return parsed.ok ? ok(listLobs(db, parsed.value)) : parsed.response;
   }
   if (path === "/v1/policies/updates") {
-    const parsed = parseWith(UpdatesQuery, query, "query");
+    const parsed = parseWith(UpdatesQuery, query, "query", sent);
     return parsed.ok ? ok(listUpdates(db, parsed.value, today)) : parsed.response;
   }
   if (path.startsWith("/v1/policies/")) {
@@ -113,7 +119,7 @@ export function handleApiRequest(ctx: EngineContext, req: ApiRequest): ApiRespon
     const version = db.byId.get(id);
     if (!isDownload)
       return version ? ok(buildPolicyDetail(db, version)) : { status: 404, body: NOT_FOUND };
-    const parsed = parseWith(DownloadQuery, query, "query");
+    const parsed = parseWith(DownloadQuery, query, "query", sent);
     if (!parsed.ok) return parsed.response;
     if (!version) return { status: 404, body: NOT_FOUND };
     const variant = parsed.value.variant ?? "display";

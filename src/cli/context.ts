@@ -5,7 +5,7 @@ import { LOCAL_BASE_URL } from "../backend/local.js";
 import type { Transport } from "../backend/transport.js";
 import { readProfile } from "../config/read.js";
 import { resolveToday } from "../engine/time.js";
-import { createIo, type Io } from "../output/terminal.js";
+import { createIo, stripControls, type Io } from "../output/terminal.js";
 import { describeRequest } from "./dry-run.js";
 import {
   resolveProfileName,
@@ -60,10 +60,11 @@ export async function createContext(
   let transport: Promise<{ transport: Transport; today: string }> | undefined;
 
   const notice = (message: string) => {
-    if (!settings.quiet && io.stderrIsTTY) io.stderr.write(io.chalk.dim(message) + "\n");
+    if (!settings.quiet && io.stderrIsTTY)
+      io.stderr.write(io.chalk.dim(stripControls(message)) + "\n");
   };
   const warn = (message: string) => {
-    if (!settings.quiet) io.stderr.write(`warning: ${message}\n`);
+    if (!settings.quiet) io.stderr.write(`warning: ${stripControls(message)}\n`);
   };
 
   const open = () =>
@@ -76,7 +77,7 @@ export async function createContext(
         const loaded = await loadDataset(settings.backend.data ?? bundledDatasetPath());
         if (settings.backend.defaulted)
           notice(
-            "Using the bundled sample data (no API configured). Point at the live API with --api-url, COVERAGE_API_URL or `coverage config set api-url URL`.",
+            `${settings.backend.data ? `Using the local engine over ${settings.backend.data}` : "Using the bundled sample data"} (no API configured). Point at the live API with --api-url, COVERAGE_API_URL or \`coverage config set api-url URL\`.`,
           );
         const today = resolveToday(settings.today, undefined, loaded.db.asOf, now());
         return { transport: createLocalTransport(loaded, today), today };

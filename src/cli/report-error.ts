@@ -1,5 +1,6 @@
 import { CommanderError } from "commander";
 import { CliError, ExitCode, InterruptedError } from "../errors.js";
+import { stripControls } from "../output/terminal.js";
 
 /** Maps any thrown value to an exit code, printing what went wrong and what to do next. */
 export function reportError(err: unknown, stderr: NodeJS.WritableStream, verbose: boolean): number {
@@ -15,7 +16,8 @@ export function reportError(err: unknown, stderr: NodeJS.WritableStream, verbose
     const lines = [`error: ${err.message}`, ...err.details.map((d) => `  ${d}`)];
     if (err.suggestion) lines.push(err.suggestion);
     if (verbose && err.stack && !(err instanceof InterruptedError)) lines.push(err.stack);
-    stderr.write(lines.join("\n") + "\n");
+    // Messages quote the server's `detail` and dataset values: no escape sequence reaches a TTY.
+    stderr.write(stripControls(lines.join("\n")) + "\n");
     return err.exitCode;
   }
   const e = err instanceof Error ? err : new Error(String(err));
@@ -29,6 +31,6 @@ export function reportError(err: unknown, stderr: NodeJS.WritableStream, verbose
       ? e.stack
       : "Run again with --verbose for details, or report it with the command you ran.",
   );
-  stderr.write(lines.join("\n") + "\n");
+  stderr.write(stripControls(lines.join("\n")) + "\n");
   return ExitCode.failure;
 }

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { checkRequest } from "../api/endpoints.js";
 import type { RunEnvironment } from "../cli/context.js";
-import { UnexpectedError } from "../errors.js";
+import { errorFromResponse, UnexpectedError } from "../errors.js";
 import type { HealthReport } from "../output/health-view.js";
 import { writeRecord } from "../output/record.js";
 import { examples, withContext } from "./shared.js";
@@ -41,6 +41,11 @@ export function registerHealth(program: Command, run: RunEnvironment): void {
           rows: healthRows(report),
         });
         if (!isHealthy(report)) {
+          // A refused or missing key, or the rate limit, keeps its own exit code (3, 5).
+          const keyed = [report.health, report.ready].find((r) =>
+            [401, 403, 429].includes(r.status),
+          );
+          if (keyed) throw errorFromResponse(keyed.status, keyed.body, "health");
           const failed = healthRows(report)
             .filter((r) => r.status !== 200)
             .map((r) => `/${String(r.name)} answered ${String(r.status)}`);

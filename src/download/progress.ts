@@ -20,6 +20,9 @@ export async function createProgress(
   quiet: boolean,
 ): Promise<ProgressSink | undefined> {
   if (!io.stderrIsTTY || quiet) return undefined;
+  // A pty with no size (e.g. `script`, some CI runners) reports 0 columns: ora divides by it
+  // and then loops forever clearing lines, so no spinner there (undefined means 80 to ora).
+  if ((io.stderr as NodeJS.WriteStream).columns === 0) return undefined;
   const { default: ora } = await import("ora");
   const spinner = ora({ stream: io.stderr as NodeJS.WriteStream, discardStdin: false });
   let label = "";

@@ -19,9 +19,10 @@ export function renderPolicyTable(
 ): string {
   const ranked = items.some((p) => typeof p.score === "number");
   const columns: Column<Policy>[] = [
-    { header: "POLICY ID", value: (p) => p.policy_id, flex: true, min: 24 },
-    { header: "NUMBER", value: (p) => p.policy_number },
-    { header: "TITLE", value: (p) => p.title, flex: true, min: 20 },
+    // Minimums small enough that the ranked table (7 columns) still fits 80 columns.
+    { header: "POLICY ID", value: (p) => p.policy_id, flex: true, min: 14 },
+    { header: "NUMBER", value: (p) => p.policy_number, flex: true, min: 8 },
+    { header: "TITLE", value: (p) => p.title, flex: true, min: 12 },
     {
       header: "STATE",
       value: (p) => versionState(p, today),

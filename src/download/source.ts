@@ -2,7 +2,6 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
-import { EnvHttpProxyAgent, interceptors, request } from "undici";
 import { isTimeout, networkError } from "../backend/http-errors.js";
 import { redactUrl } from "../backend/http-redact.js";
 import { InterruptedError, NotFoundError, UnexpectedError } from "../errors.js";
@@ -76,6 +75,8 @@ export async function openSource(url: string, options: SourceOptions): Promise<D
       `the download link uses an unsupported scheme (${parsed.protocol}): ${redactUrl(url)}`,
     );
   const shown = redactUrl(url);
+  // Loaded only for http(s) links: the local engine's file:// links never need undici.
+  const { EnvHttpProxyAgent, redirect, request } = await import("../backend/undici.js");
   const agent = new EnvHttpProxyAgent({
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
@@ -87,7 +88,7 @@ export async function openSource(url: string, options: SourceOptions): Promise<D
     options.verbose?.(`GET ${shown} ${result} ${Date.now() - started} ms 0 retries (file)`);
   try {
     const res = await request(url, {
-      dispatcher: agent.compose(interceptors.redirect({ maxRedirections: 5 })),
+      dispatcher: agent.compose(redirect({ maxRedirections: 5 })),
       method: "GET",
       headers: { "user-agent": "coverage-cli" },
       // 1 MiB buffers: undici's 64 KiB default halves throughput on large files (bench/).

@@ -1,6 +1,6 @@
 import { loadDataset, bundledDatasetPath } from "../dataset/load.js";
 import { resolveToday } from "../engine/time.js";
-import { isLoopbackHost } from "../backend/http.js";
+import { isLoopbackHost } from "../backend/loopback.js";
 import { createServeHandler } from "./app.js";
 import { listen, type RunningServer } from "./listen.js";
 

@@ -1,4 +1,11 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -210,6 +217,10 @@ describe("coverage download over HTTP (scripted server on 127.0.0.1)", () => {
     );
     expect(r.stderr).not.toContain("signature=abc");
     expect(r.stderr).not.toContain(KEY);
+    const size = statSync(path.join(cwd, readdirSync(cwd)[0]!)).size;
+    expect(r.stderr).toMatch(
+      new RegExp(`received ${size} bytes in \\d+ ms \\(\\d+\\.\\d MiB/s\\)`),
+    );
   });
 
   it("asks for a fresh link every time", async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { networkError, AttemptTimeout } from "../../../src/backend/http-errors.js";
-import { checkBaseUrl, createHttpTransport, isLoopbackHost } from "../../../src/backend/http.js";
+import { checkBaseUrl, createHttpTransport } from "../../../src/backend/http.js";
+import { isLoopbackHost } from "../../../src/backend/loopback.js";
 import { AuthError, UsageError } from "../../../src/errors.js";
 
 describe("isLoopbackHost", () => {

@@ -140,6 +140,7 @@ describe("coverage download over HTTP (scripted server on 127.0.0.1)", () => {
     "s/slow/2026-01-01": { file: "slow", filename: "SLOW.pdf" },
     "s/cut/2026-01-01": { file: "cut", filename: "CUT.pdf" },
     "s/gone/2026-01-01": { file: "expired", filename: "GONE.pdf" },
+    "s/moved/2026-01-01": { file: "moved", filename: "MOVED.pdf" },
   };
 
   beforeAll(async () => {
@@ -165,6 +166,13 @@ describe("coverage download over HTTP (scripted server on 127.0.0.1)", () => {
       if (url.pathname === "/files/ok") {
         res.writeHead(200, { "content-type": "application/pdf", "content-length": "9" });
         return res.end("%PDF-ok\n\n");
+      }
+      if (url.pathname === "/files/moved") {
+        // Storage hosts answer signed links with redirects: two hops, then the bytes.
+        const hop = Number(url.searchParams.get("hop") ?? "0");
+        const next = hop < 1 ? `/files/moved?hop=${hop + 1}` : "/files/ok?signature=abc";
+        res.writeHead(302, { location: `${base}${next}` });
+        return res.end();
       }
       if (url.pathname === "/files/slow") {
         // A large file that trickles: the first bytes, then nothing until the client gives up.
@@ -221,6 +229,19 @@ describe("coverage download over HTTP (scripted server on 127.0.0.1)", () => {
     expect(r.stderr).toMatch(
       new RegExp(`received ${size} bytes in \\d+ ms \\(\\d+\\.\\d MiB/s\\)`),
     );
+  });
+
+  it("follows the file host's redirects to the bytes", async () => {
+    const cwd = tempDir();
+    seen.length = 0;
+    const r = await start(["s/moved/2026-01-01"], cwd);
+    expect(r.exitCode).toBe(0);
+    expect(readFileSync(path.join(cwd, "MOVED.pdf"), "utf8")).toBe("%PDF-ok\n\n");
+    expect(seen.map((s) => s.path).filter((p) => p.startsWith("/files/"))).toEqual([
+      "/files/moved",
+      "/files/moved",
+      "/files/ok",
+    ]);
   });
 
   it("asks for a fresh link every time", async () => {

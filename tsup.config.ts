@@ -25,7 +25,10 @@ export default defineConfig({
   clean: true,
   splitting: true,
   sourcemap: false,
-  minify: false,
+  // Whitespace and syntax only: ~25% less source for V8 to scan on every start (~10 ms on
+  // `--url-only` and local search, hyperfine), while names stay readable in --verbose traces.
+  minifyWhitespace: true,
+  minifySyntax: true,
   // Dependencies are installed beside us; bundling them would only duplicate them.
   skipNodeModulesBundle: true,
   // Except zod: its ESM build is ~100 files, and resolving and compiling them one by one cost

@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
-import { createWriteStream } from "node:fs";
-import { link, rename, unlink } from "node:fs/promises";
+import { writeSync } from "node:fs";
+import { type FileHandle, link, open, rename, unlink } from "node:fs/promises";
 import path from "node:path";
-import type { Readable } from "node:stream";
+import { addAbortSignal, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { DownloadLink } from "../contract/index.js";
 import { CliError, InterruptedError, UnexpectedError, UsageError } from "../errors.js";
 import { safeBaseName } from "./safe-name.js";
-import { CHUNK, openSource } from "./source.js";
+import { openSource } from "./source.js";
 import { checkOverwrite, resolveTarget } from "./target.js";
 
 /** Progress callbacks (a TTY spinner, or nothing). */
@@ -55,6 +55,17 @@ function countBytes(source: Readable, onBytes: (total: number) => void): void {
     total += chunk.length;
     onBytes(total);
   });
+}
+
+/**
+ * Writes one chunk in full, synchronously. A synchronous write into the page cache takes
+ * microseconds; on this 2-core bench it moved 200 MB ~20% faster than a write stream, whose
+ * thread-pool hand-offs compete with the socket reads (bench/, README "Download").
+ */
+function writeChunk(fd: number, chunk: Buffer | string): number {
+  const buf = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+  for (let done = 0; done < buf.length;) done += writeSync(fd, buf, done, buf.length - done);
+  return buf.length;
 }
 
 /** Puts the finished temp file in place; without `force` never replaces a file that appeared. */
@@ -110,14 +121,18 @@ export async function writeFileAtomically(
 ): Promise<number> {
   const temp = tempNameFor(target);
   let bytes = 0;
+  let file: FileHandle | undefined;
+  let created = false;
   try {
-    countBytes(source, (n) => {
-      bytes = n;
-      options.onBytes?.(n);
-    });
-    await pipeline(source, createWriteStream(temp, { flags: "wx", highWaterMark: CHUNK }), {
-      signal: options.signal,
-    });
+    addAbortSignal(options.signal, source);
+    file = await open(temp, "wx");
+    created = true;
+    for await (const chunk of source as AsyncIterable<Buffer | string>) {
+      bytes += writeChunk(file.fd, chunk);
+      options.onBytes?.(bytes);
+    }
+    await file.close();
+    file = undefined;
     if (options.expectedSize !== undefined && bytes !== options.expectedSize)
       throw new UnexpectedError(
         `the download was cut off: ${bytes} of ${options.expectedSize} bytes arrived`,
@@ -126,7 +141,9 @@ export async function writeFileAtomically(
     await commit(temp, target, options.force);
     return bytes;
   } catch (err) {
-    await unlink(temp).catch(() => undefined);
+    await file?.close().catch(() => undefined);
+    // Only a temporary file this call created is removed: "wx" refuses one that was there.
+    if (created) await unlink(temp).catch(() => undefined);
     if (options.signal.aborted) throw new InterruptedError(INTERRUPTED);
     throw failure(err, bytes, target);
   }

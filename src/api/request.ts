@@ -18,6 +18,17 @@ export interface ApiResponse {
   headers?: Record<string, string>;
 }
 
+/**
+ * The fixed API path a policy id would address instead of `GET /v1/policies/{policy_id}`:
+ * `updates` and `filter` are endpoints of their own, and `.../download-url` is a file link.
+ * No real id can be one (ids are `<source>/<key>/<date>`).
+ */
+export function fixedPathOf(policyId: string): string | undefined {
+  if (policyId === "updates" || policyId === "filter") return `/v1/policies/${policyId}`;
+  if (policyId.endsWith("/download-url")) return "/v1/policies/{policy_id}/download-url";
+  return undefined;
+}
+
 /** `/v1/policies/{policy_id}{suffix}`, each id segment percent-encoded and its slashes kept. */
 export function policyPath(policyId: string, suffix = ""): string {
   return `/v1/policies/${policyId.split("/").map(encodeURIComponent).join("/")}${suffix}`;

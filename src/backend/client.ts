@@ -8,7 +8,7 @@ import {
   policyRequest,
   updatesRequest,
 } from "../api/endpoints.js";
-import type { ApiRequest } from "../api/request.js";
+import { fixedPathOf, type ApiRequest } from "../api/request.js";
 import {
   DownloadLink,
   DownloadQuery,
@@ -31,7 +31,7 @@ import {
   type Policy,
   type PolicyUpdate,
 } from "../contract/index.js";
-import { errorFromResponse, UnexpectedError, validationError } from "../errors.js";
+import { errorFromResponse, NotFoundError, UnexpectedError, validationError } from "../errors.js";
 import type { Transport } from "./transport.js";
 
 /** Validates input with the contract's schema; a failure lists each problem as `loc: msg`. */
@@ -59,6 +59,16 @@ export interface CheckResult {
   body: unknown;
 }
 
+/** An id the policy path can carry; one that would reach another endpoint is not a policy. */
+function addressablePolicyId(id: string): string {
+  const fixed = fixedPathOf(id);
+  if (fixed === undefined) return id;
+  const instead = fixed.endsWith("/download-url")
+    ? "Policy ids never end in /download-url; to fetch a policy's file, run `coverage download ID`."
+    : `${fixed} is an endpoint of its own, not a policy; run \`coverage ${id === "updates" ? "updates" : "search"}\` instead.`;
+  throw new NotFoundError("Policy not found", instead);
+}
+
 /** The API's operations over a transport; requests and responses checked against the contract. */
 export class ApiClient {
   constructor(readonly transport: Transport) {}
@@ -67,7 +77,8 @@ export class ApiClient {
   readonly build = {
     filter: (body: unknown, hint?: (loc: Array<string | number>) => string | undefined) =>
       filterRequest(validateInput(FilterRequest, body, "body", hint)),
-    policy: (id: string) => policyRequest(validateInput(PolicyIdParam, id, "path")),
+    policy: (id: string) =>
+      policyRequest(addressablePolicyId(validateInput(PolicyIdParam, id, "path"))),
     payers: (q: unknown, hint?: (loc: Array<string | number>) => string | undefined) =>
       payersRequest(validateInput(PayersQuery, q, "query", hint)),
     lobs: (q: unknown, hint?: (loc: Array<string | number>) => string | undefined) =>

@@ -31,6 +31,18 @@ describe("coverage policy (e2e)", () => {
     expect(r.stdout).toMatch(new RegExp(`^Status\\s+${status}$`, "m"));
   });
 
+  it.each([
+    { id: "updates", says: "run `coverage updates` instead" },
+    { id: "filter", says: "run `coverage search` instead" },
+    { id: "a/pt/2025-01-01/download-url", says: "run `coverage download ID`" },
+  ])("$id is a fixed path of the API, not a policy: exit 4", async ({ id, says }) => {
+    const r = await run(["policy", id, "--json"]);
+    expect(r.exitCode).toBe(4);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain("error: Policy not found");
+    expect(r.stderr).toContain(says);
+  });
+
   it("strips control sequences that come from the data", async () => {
     const r = await run(["policy", "acme/therapy/2026-05-15"], COMMANDS_DATA);
     expect(r.stdout).not.toContain("\u001b");

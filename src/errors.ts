@@ -77,14 +77,21 @@ export function errorFromResponse(status: number, body: unknown, what = "request
         detail ?? `${what}: not found (404)`,
         detail === "No file stored for this policy"
           ? "This version has no stored file of that kind: try the other variant (with or without --text), or the source URL that `coverage policy ID` shows."
-          : "Check the policy id with `coverage search` (ids keep their slashes).",
+          : what === "policy" || what === "download link"
+            ? "Check the policy id with `coverage search` (ids keep their slashes)."
+            : "The API has no such path: check that --api-url is the API's base URL (without /v1).",
       );
     case 422: {
       const v = ValidationErrorBody.safeParse(body);
+      if (v.success)
+        return new UsageError(
+          "the API rejected the request (422)",
+          "Fix the fields named above.",
+          formatDetailLines(v.data.detail),
+        );
       return new UsageError(
-        "the API rejected the request (422)",
-        "Fix the fields named above.",
-        v.success ? formatDetailLines(v.data.detail) : [JSON.stringify(body)],
+        `the API rejected the request (422${detail ? `: ${detail}` : ""})`,
+        "The answer did not name the fields; check the flags against `coverage <command> --help`.",
       );
     }
     case 429:
@@ -95,7 +102,9 @@ export function errorFromResponse(status: number, body: unknown, what = "request
     default:
       return new UnexpectedError(
         `${what} failed with HTTP ${status}${detail ? `: ${detail}` : ""}`,
-        status >= 500 ? "The service is having trouble; try again shortly." : undefined,
+        status >= 500
+          ? "The service is having trouble; try again shortly."
+          : "Run again with --verbose to see the request, and check --api-url and the flags.",
       );
   }
 }

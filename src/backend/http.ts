@@ -1,10 +1,11 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { requestUrl, type ApiRequest, type ApiResponse } from "../api/request.js";
-import { AuthError, InterruptedError, UnexpectedError, UsageError } from "../errors.js";
+import { AuthError, InterruptedError, UnexpectedError } from "../errors.js";
 import { stripControls } from "../output/terminal.js";
 import { AttemptInterrupted, AttemptTimeout, networkError } from "./http-errors.js";
 import { maskSecrets, redactUrl } from "./http-redact.js";
-import { isLoopbackHost } from "./loopback.js";
+import { checkBaseUrl } from "./base-url.js";
+import { proxyOptionsFor } from "./proxy.js";
 import {
   backoffMs,
   errorCode,
@@ -46,45 +47,6 @@ const MAX_BODY_BYTES = 64 * 1024 * 1024;
 const MISSING_KEY_HINT =
   "Set one with `coverage config set api-key` (reads stdin) or COVERAGE_API_KEY. " +
   "A local `coverage serve` started without --api-key accepts any key.";
-
-/** The base URL checked: http(s) only, and the key never over plain http beyond loopback. */
-export function checkBaseUrl(baseUrl: string, apiKey: string | undefined): URL {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new UsageError(
-      `api-url: '${redactUrl(baseUrl, [apiKey])}' is not a valid URL`,
-      "Example: --api-url https://api.example.com",
-    );
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:")
-    throw new UsageError(
-      `api-url: '${redactUrl(baseUrl, [apiKey])}' must start with https:// (or http:// for a loopback host)`,
-      "Example: --api-url https://api.example.com",
-    );
-  if (apiKey && url.protocol === "http:" && !isLoopbackHost(url.hostname))
-    throw new UsageError(
-      `refusing to send the API key over plain http to ${url.host}`,
-      "Use an https:// URL; plain http is allowed only for loopback hosts (127.0.0.0/8, ::1, localhost).",
-    );
-  return url;
-}
-
-function proxyOptions(env: NodeJS.ProcessEnv): {
-  httpProxy: string;
-  httpsProxy: string;
-  noProxy: string;
-} {
-  // Empty strings (not undefined) so undici does not fall back to process.env behind our back;
-  // lower case first, as curl and undici read them.
-  const pick = (...names: string[]) => names.map((n) => env[n]).find((v) => v) ?? "";
-  return {
-    httpProxy: pick("http_proxy", "HTTP_PROXY"),
-    httpsProxy: pick("https_proxy", "HTTPS_PROXY"),
-    noProxy: pick("no_proxy", "NO_PROXY"),
-  };
-}
 
 interface Received {
   status: number;
@@ -137,7 +99,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
 
   const dispatcher = () =>
     (agent ??= new EnvHttpProxyAgent({
-      ...proxyOptions(env),
+      ...proxyOptionsFor(base.hostname, env),
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
       connect: { timeout: timeoutMs },
@@ -169,7 +131,13 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
       return { ok: true, res: { status: res.statusCode, headers: res.headers, text } };
     } catch (error) {
       if (error instanceof UnexpectedError) throw error;
-      if (ctrl.signal.aborted) return { ok: false, error: ctrl.signal.reason };
+      if (ctrl.signal.aborted) {
+        // undici keeps a request that never got a connection (a proxy that does not answer)
+        // queued after the abort; only destroying the agent ends its connection attempts.
+        void agent?.destroy().catch(() => undefined);
+        agent = undefined;
+        return { ok: false, error: ctrl.signal.reason };
+      }
       return { ok: false, error };
     } finally {
       clearTimeout(timer);
@@ -237,7 +205,8 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
         accept: "application/json",
         "user-agent": "coverage-cli",
       };
-      if (apiKey) headers["x-api-key"] = apiKey;
+      // The checks go without the key (README), as their --dry-run shows.
+      if (apiKey && isApi) headers["x-api-key"] = apiKey;
       let payload: string | undefined;
       if (req.body !== undefined) {
         headers["content-type"] = "application/json";
@@ -270,7 +239,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
       const status = !outcome.ok && outcome.error instanceof AttemptTimeout ? "timeout" : result;
       verbose?.(
         `${req.method} ${shown} ${status} ${ms} ms ${retries} ${retries === 1 ? "retry" : "retries"}` +
-          (apiKey ? " x-api-key: ***" : ""),
+          (apiKey && isApi ? " x-api-key: ***" : ""),
       );
 
       if (!outcome.ok) {

@@ -28,14 +28,27 @@ export type RequestOptions = Omit<Dispatcher.RequestOptions, "origin" | "path" |
   method?: Dispatcher.HttpMethod;
 };
 
-/** Sends one request through `dispatcher`: undici's top-level `request`, without its index. */
+/**
+ * Sends one request through `dispatcher`: undici's top-level `request`, without its index. The
+ * promise also rejects as soon as `signal` aborts: undici settles a request that is still waiting
+ * for a connection (through a proxy that never answers) only once it gets one.
+ */
 export function request(url: string, options: RequestOptions): Promise<Dispatcher.ResponseData> {
   const { dispatcher, ...rest } = options;
   const parsed = new URL(url);
-  return dispatcher.request({
+  const sent = dispatcher.request({
     ...rest,
     origin: parsed.origin,
     path: `${parsed.pathname}${parsed.search}`,
     method: options.method ?? "GET",
   });
+  const signal = options.signal as AbortSignal | undefined;
+  if (!signal) return sent;
+  let onAbort = () => undefined as void;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason as Error);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+  });
+  return Promise.race([sent, aborted]).finally(() => signal.removeEventListener("abort", onAbort));
 }

@@ -6,6 +6,7 @@ import type { Transport } from "../backend/transport.js";
 import { readProfile } from "../config/read.js";
 import { resolveToday } from "../engine/time.js";
 import { createIo, stripControls, type Io } from "../output/terminal.js";
+import { checkBaseUrl } from "../backend/base-url.js";
 import { describeRequest } from "./dry-run.js";
 import {
   resolveProfileName,
@@ -113,8 +114,11 @@ export async function createContext(
       settings.backend.kind === "http"
         ? resolveToday(settings.today, undefined, null, now())
         : (await open()).today,
-    printDryRun: (req) =>
-      io.stdout.write(JSON.stringify(describeRequest(baseUrlOf(settings), req)) + "\n"),
+    printDryRun: (req) => {
+      // What a dry run shows must be what would be sent: the same base URL checks.
+      if (settings.backend.kind === "http") checkBaseUrl(settings.backend.baseUrl, settings.apiKey);
+      io.stdout.write(JSON.stringify(describeRequest(baseUrlOf(settings), req)) + "\n");
+    },
     notice,
     warn,
     close: async () => {

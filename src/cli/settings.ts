@@ -49,15 +49,28 @@ function pick<T>(...values: Array<T | undefined | null | "">): T | undefined {
   return undefined;
 }
 
-function parseTimeout(raw: string | number | undefined): number {
-  if (raw === undefined) return DEFAULT_TIMEOUT_MS;
+/** Node's timers hold at most 2^31 - 1 ms (~24.8 days); a longer one would fire at once. */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/** A timeout in ms from a flag, variable or profile value; `example` shows the fix. */
+export function parseTimeoutMs(raw: string | number, example: string): number {
   const n = typeof raw === "number" ? raw : /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
   if (!Number.isInteger(n) || n <= 0)
     throw new UsageError(
       `timeout: '${raw}' is not a positive whole number of milliseconds`,
-      "Example: --timeout 10000",
+      `Example: ${example}`,
+    );
+  if (n > MAX_TIMEOUT_MS)
+    throw new UsageError(
+      `timeout: '${raw}' is more than the longest timeout, ${MAX_TIMEOUT_MS} ms (~24 days)`,
+      `Example: ${example}`,
     );
   return n;
+}
+
+function parseTimeout(raw: string | number | undefined): number {
+  if (raw === undefined) return DEFAULT_TIMEOUT_MS;
+  return parseTimeoutMs(raw, "--timeout 10000");
 }
 
 /** Resolves every setting with the precedence flag > environment > profile > default. */

@@ -1,4 +1,4 @@
-import { OutputFormat } from "../cli/settings.js";
+import { OutputFormat, parseTimeoutMs } from "../cli/settings.js";
 import { UsageError } from "../errors.js";
 import { CONFIG_KEYS, ConfigKey } from "./keys.js";
 
@@ -53,15 +53,8 @@ export function parseConfigValue(key: Exclude<ConfigKey, "api-key">, raw: string
         );
       return parsed.data;
     }
-    case "timeout": {
-      const n = /^\d+$/.test(value) ? Number(value) : NaN;
-      if (!Number.isSafeInteger(n) || n <= 0)
-        throw new UsageError(
-          `timeout: '${raw}' is not a positive whole number of milliseconds`,
-          "Example: coverage config set timeout 10000",
-        );
-      return n;
-    }
+    case "timeout":
+      return parseTimeoutMs(value, "coverage config set timeout 10000");
   }
 }
 

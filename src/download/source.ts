@@ -4,6 +4,7 @@ import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { isTimeout, networkError } from "../backend/http-errors.js";
 import { redactUrl } from "../backend/http-redact.js";
+import { proxyOptionsFor } from "../backend/proxy.js";
 import { InterruptedError, NotFoundError, UnexpectedError } from "../errors.js";
 
 /** An open download: the bytes, their expected size when known, and how to release it. */
@@ -78,6 +79,7 @@ export async function openSource(url: string, options: SourceOptions): Promise<D
   // Loaded only for http(s) links: the local engine's file:// links never need undici.
   const { EnvHttpProxyAgent, redirect, request } = await import("../backend/undici.js");
   const agent = new EnvHttpProxyAgent({
+    ...proxyOptionsFor(parsed.hostname, process.env),
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
     connect: { timeout: timeoutMs },
@@ -107,7 +109,8 @@ export async function openSource(url: string, options: SourceOptions): Promise<D
       close,
     };
   } catch (err) {
-    await close();
+    // destroy, not close: close waits for a request still queued behind a proxy that hangs.
+    await agent.destroy().catch(() => undefined);
     if (signal.aborted) throw new InterruptedError(INTERRUPTED);
     if (err instanceof NotFoundError || err instanceof UnexpectedError) throw err;
     log((err as { code?: string }).code ?? "error");

@@ -45,8 +45,10 @@ describe("coverage health", () => {
     let server: Server;
     let base: string;
     let ready = 503;
+    const keys: Array<string | undefined> = [];
     beforeAll(async () => {
       server = createServer((req, res) => {
+        keys.push(req.headers["x-api-key"] as string | undefined);
         res.setHeader("content-type", "application/json");
         if (req.url === "/health") return res.end(JSON.stringify({ status: "ok" }));
         if (req.url === "/ready") {
@@ -73,6 +75,16 @@ describe("coverage health", () => {
         ready: { status, body: { status: status === 200 ? "ready" : "unavailable" } },
       });
       if (exit) expect(r.stderr).toContain(`/ready answered ${status}`);
+    });
+
+    it("the checks go without the key, as the dry run shows", async () => {
+      ready = 200;
+      keys.length = 0;
+      const env = { ...TABLE_ENV, COVERAGE_API_KEY: "sk-test-health-1234" };
+      const r = await runCoverage(["--api-url", base, "-v", "health"], { env });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(keys).toEqual([undefined, undefined]);
+      expect(r.stderr).not.toContain("x-api-key");
     });
 
     it("table output when not ready", async () => {

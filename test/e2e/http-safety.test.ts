@@ -9,6 +9,7 @@ import {
   json,
   startProxy,
   startScripted,
+  type ProxyBehaviour,
   type Scripted,
   type ScriptedProxy,
 } from "../helpers/server.js";
@@ -23,8 +24,8 @@ async function serve(t: TestContext, handler: Parameters<typeof startScripted>[0
   return s;
 }
 
-async function proxy(t: TestContext): Promise<ScriptedProxy> {
-  const p = await startProxy();
+async function proxy(t: TestContext, behaviour?: ProxyBehaviour): Promise<ScriptedProxy> {
+  const p = await startProxy(behaviour);
   t.onTestFinished(() => p.close());
   return p;
 }
@@ -145,13 +146,40 @@ describe.concurrent("HTTP backend: proxies from the environment", () => {
     expect(p.targets).toEqual([]);
   });
 
-  it("HTTP_PROXY routes the request through the proxy (a CONNECT tunnel)", async (t) => {
+  it("a loopback API is reached directly even with HTTP(S)_PROXY set and no NO_PROXY", async (t) => {
     const p = await proxy(t);
-    const s: Scripted = await serve(t, (_req, res) => json(res, 200, EMPTY));
+    const s = await serve(t, (_req, res) => json(res, 200, EMPTY));
     const r = await runCoverage(["--api-url", s.url, "search", "--json"], { env: viaProxy(p) });
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(p.targets).toEqual([`127.0.0.1:${s.port}`]);
     expect(s.requests).toHaveLength(1);
-    expect(s.requests[0]!.headers["x-api-key"]).toBe(KEY);
+    expect(p.targets).toEqual([]);
   });
+
+  it("HTTP_PROXY routes other hosts through the proxy (a CONNECT tunnel)", async (t) => {
+    // The name never resolves: only the proxy, which sends it to 127.0.0.1, can reach it.
+    const p = await proxy(t, { local: ["api.coverage.invalid"] });
+    const s: Scripted = await serve(t, (_req, res) => json(res, 200, { status: "ok" }));
+    const url = `http://api.coverage.invalid:${s.port}`;
+    const r = await runCoverage(["--api-url", url, "health"], {
+      env: { ...viaProxy(p), COVERAGE_API_KEY: "" },
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(p.targets).toEqual([`api.coverage.invalid:${s.port}`, `api.coverage.invalid:${s.port}`]);
+    expect(s.requests.map((q) => q.url)).toEqual(["/health", "/ready"]);
+  });
+
+  it.for(["hang", "drop"] as const)(
+    "a proxy that %ss every CONNECT: --timeout ends the command (exit 1)",
+    async (connect, t) => {
+      const p = await proxy(t, { connect });
+      const r = await runCoverage(
+        ["--api-url", "https://api.coverage.invalid", "--timeout", "1000", "payers", "--json"],
+        { env: viaProxy(p) },
+      );
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.stderr).toContain("timed out after 1000 ms");
+      expect(p.targets[0]).toBe("api.coverage.invalid:443");
+      expectNoKey(r);
+    },
+  );
 });

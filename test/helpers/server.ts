@@ -92,8 +92,15 @@ export interface ScriptedProxy {
   close(): Promise<void>;
 }
 
+export interface ProxyBehaviour {
+  /** What a CONNECT gets: a tunnel (default), no answer at all, or its socket dropped. */
+  connect?: "tunnel" | "hang" | "drop";
+  /** Hosts the proxy sends to 127.0.0.1 instead (names that never resolve, e.g. `*.invalid`). */
+  local?: string[];
+}
+
 /** A forwarding proxy on 127.0.0.1: CONNECT tunnels (what undici uses) and plain forwarding. */
-export async function startProxy(): Promise<ScriptedProxy> {
+export async function startProxy(behaviour: ProxyBehaviour = {}): Promise<ScriptedProxy> {
   const targets: string[] = [];
   const sockets = new Set<net.Socket>();
   const server = http.createServer((req, res) => {
@@ -109,7 +116,11 @@ export async function startProxy(): Promise<ScriptedProxy> {
   });
   server.on("connect", (req: IncomingMessage, client: net.Socket, head: Buffer) => {
     targets.push(req.url ?? "");
-    const [host, port] = (req.url ?? "").split(":");
+    sockets.add(client);
+    if (behaviour.connect === "hang") return;
+    if (behaviour.connect === "drop") return void client.destroy();
+    const [name, port] = (req.url ?? "").split(":");
+    const host = behaviour.local?.includes(name ?? "") ? "127.0.0.1" : name;
     const upstream = net.connect(Number(port), host, () => {
       client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
       if (head.length) upstream.write(head);

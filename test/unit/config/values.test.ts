@@ -42,6 +42,7 @@ describe("config values", () => {
     ["format", "ndjson", "ndjson"],
     ["timeout", "10000", 10000],
     ["timeout", "1", 1],
+    ["timeout", "2147483647", 2147483647],
   ])("%s %s -> %s", (key, raw, value) => expect(parseConfigValue(key, raw)).toBe(value));
 
   it.each<[Parameters<typeof parseConfigValue>[0], string, string]>([
@@ -52,7 +53,8 @@ describe("config values", () => {
     ["timeout", "-1", "positive whole number"],
     ["timeout", "2.5", "positive whole number"],
     ["timeout", "1e3", "positive whole number"],
-    ["timeout", "99999999999999999999", "positive whole number"],
+    ["timeout", "2147483648", "longest timeout, 2147483647 ms"],
+    ["timeout", "99999999999999999999", "longest timeout"],
   ])("%s %s is refused", (key, raw, text) => refuses(() => parseConfigValue(key, raw), text));
 
   it.each([

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { networkError, AttemptTimeout } from "../../../src/backend/http-errors.js";
-import { checkBaseUrl, createHttpTransport } from "../../../src/backend/http.js";
+import { checkBaseUrl } from "../../../src/backend/base-url.js";
+import { createHttpTransport } from "../../../src/backend/http.js";
+import { proxyOptionsFor } from "../../../src/backend/proxy.js";
 import { isLoopbackHost } from "../../../src/backend/loopback.js";
 import { AuthError, UsageError } from "../../../src/errors.js";
 
@@ -23,6 +25,21 @@ describe("isLoopbackHost", () => {
   });
 });
 
+describe("proxyOptionsFor", () => {
+  const env = { HTTPS_PROXY: "http://proxy:3128", http_proxy: "http://lower:3128", NO_PROXY: "x" };
+  it.each([
+    [
+      "api.example.com",
+      { httpProxy: "http://lower:3128", httpsProxy: "http://proxy:3128", noProxy: "x" },
+    ],
+    ["127.0.0.1", { httpProxy: "", httpsProxy: "", noProxy: "" }],
+    ["localhost", { httpProxy: "", httpsProxy: "", noProxy: "" }],
+    ["[::1]", { httpProxy: "", httpsProxy: "", noProxy: "" }],
+  ])("%s -> %j", (host, expected) => {
+    expect(proxyOptionsFor(host, env)).toEqual(expected);
+  });
+});
+
 describe("checkBaseUrl", () => {
   it.each([
     ["https://api.example.com", "k"],
@@ -40,6 +57,9 @@ describe("checkBaseUrl", () => {
     ["http://10.255.255.1:80", /plain http to 10\.255\.255\.1/],
     ["ftp://api.example.com", /must start with https:\/\//],
     ["not a url", /is not a valid URL/],
+    ["https://api.example.com/?x=1", /must be a base URL, without a query/],
+    ["https://api.example.com#top", /must be a base URL, without a query/],
+    ["https://user:k-secret@api.example.com", /must be a base URL, without a user name/],
   ])("refuses %s with a usage error", (url, message) => {
     const call = () => checkBaseUrl(url, "k-secret");
     expect(call).toThrow(UsageError);

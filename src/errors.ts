@@ -68,9 +68,10 @@ export function errorFromResponse(status: number, body: unknown, what = "request
         "Set a valid key with `coverage config set api-key` or COVERAGE_API_KEY.",
       );
     case 403:
+      // The CLI never sends an API request without a key, so the key did not arrive.
       return new AuthError(
-        `the API needs a key (403${detail ? `: ${detail}` : ""})`,
-        "Set one with `coverage config set api-key` (reads stdin) or COVERAGE_API_KEY.",
+        `the API did not get the key (403${detail ? `: ${detail}` : ""})`,
+        "Check the key (`coverage config set api-key`, reads stdin, or COVERAGE_API_KEY); a proxy or gateway on the way may be dropping the x-api-key header.",
       );
     case 404:
       return new NotFoundError(

@@ -24,6 +24,8 @@ export interface SourceOptions {
 const INTERRUPTED = "download interrupted; nothing was saved";
 /** Stream buffer size for downloads, shared by the reader and the writer. */
 export const CHUNK = 1024 * 1024;
+/** Redirects followed from a download link to its file (curl's -L has 50; browsers ~20). */
+const MAX_REDIRECTS = 5;
 
 async function openFile(url: string): Promise<DownloadSource> {
   const file = fileURLToPath(url);
@@ -50,6 +52,11 @@ function statusError(status: number, shown: string): Error {
     return new UnexpectedError(
       `the download link was refused (${status}); links are short-lived: ${shown}`,
       "Run the command again: every download asks for a fresh link.",
+    );
+  if (status >= 300 && status < 400)
+    return new UnexpectedError(
+      `the file host redirected more than ${MAX_REDIRECTS} times (${status}): ${shown}`,
+      "Run the command again for a fresh link; if it persists, the file host is misconfigured.",
     );
   return new UnexpectedError(
     `the download failed with HTTP ${status}: ${shown}`,
@@ -90,7 +97,7 @@ export async function openSource(url: string, options: SourceOptions): Promise<D
     options.verbose?.(`GET ${shown} ${result} ${Date.now() - started} ms 0 retries (file)`);
   try {
     const res = await request(url, {
-      dispatcher: agent.compose(redirect({ maxRedirections: 5 })),
+      dispatcher: agent.compose(redirect({ maxRedirections: MAX_REDIRECTS })),
       method: "GET",
       headers: { "user-agent": "coverage-cli" },
       // 1 MiB buffers: undici's 64 KiB default halves throughput on large files (bench/).

@@ -95,8 +95,34 @@ function locateSyntaxError(text: string): { pos: number; error: string } {
   return { pos: 0, error: "Expecting value" };
 }
 
+/** Deeper than any request of the API (~5 levels), far below what recursion can hold. */
+const MAX_DEPTH = 256;
+
+/**
+ * The offset where nesting first goes past MAX_DEPTH, or -1. Checked before parsing: the
+ * error locator, the validator and the 422's echo of the input all recurse, and a body of
+ * 100,000 `[` would end their stack (a 500 instead of a 422).
+ */
+function tooDeepAt(text: string): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_DEPTH) return i;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return -1;
+}
+
 /** Parses a request body; on failure says where (character offset) and why. */
 export function parseJsonText(text: string): JsonParse {
+  const deep = tooDeepAt(text);
+  if (deep >= 0) return { ok: false, pos: deep, error: `Nesting deeper than ${MAX_DEPTH} levels` };
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {

@@ -141,6 +141,7 @@ describe("coverage download over HTTP (scripted server on 127.0.0.1)", () => {
     "s/cut/2026-01-01": { file: "cut", filename: "CUT.pdf" },
     "s/gone/2026-01-01": { file: "expired", filename: "GONE.pdf" },
     "s/moved/2026-01-01": { file: "moved", filename: "MOVED.pdf" },
+    "s/loop/2026-01-01": { file: "loop", filename: "LOOP.pdf" },
   };
 
   beforeAll(async () => {
@@ -172,6 +173,11 @@ describe("coverage download over HTTP (scripted server on 127.0.0.1)", () => {
         const hop = Number(url.searchParams.get("hop") ?? "0");
         const next = hop < 1 ? `/files/moved?hop=${hop + 1}` : "/files/ok?signature=abc";
         res.writeHead(302, { location: `${base}${next}` });
+        return res.end();
+      }
+      if (url.pathname === "/files/loop") {
+        const hop = Number(url.searchParams.get("hop") ?? "0");
+        res.writeHead(302, { location: `${base}/files/loop?hop=${hop + 1}` });
         return res.end();
       }
       if (url.pathname === "/files/slow") {
@@ -242,6 +248,16 @@ describe("coverage download over HTTP (scripted server on 127.0.0.1)", () => {
       "/files/moved",
       "/files/ok",
     ]);
+  });
+
+  it("stops after 5 redirects: exit 1, says so, no file", async () => {
+    const cwd = tempDir();
+    seen.length = 0;
+    const r = await start(["s/loop/2026-01-01"], cwd);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain("error: the file host redirected more than 5 times (302)");
+    expect(seen.filter((s) => s.path === "/files/loop")).toHaveLength(6);
+    expect(readdirSync(cwd)).toEqual([]);
   });
 
   it("asks for a fresh link every time", async () => {

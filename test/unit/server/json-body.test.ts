@@ -33,6 +33,26 @@ describe("parseJsonText", () => {
     },
   );
 
+  it.each([
+    { name: "valid", text: "[".repeat(100_000) + "]".repeat(100_000), pos: 256 },
+    { name: "unclosed", text: '{"a":' + "[".repeat(100_000), pos: 260 },
+  ])(
+    "a $name body nested 100,000 deep is refused at level 257, not a stack overflow",
+    ({ text, pos }) => {
+      const r = parseJsonText(text);
+      expect(r).toEqual({
+        ok: false,
+        pos,
+        error: "Nesting deeper than 256 levels",
+      });
+    },
+  );
+
+  it("brackets inside strings do not count as nesting", () => {
+    const text = JSON.stringify({ q: "[".repeat(1000) + '\\"{' });
+    expect(parseJsonText(text)).toEqual({ ok: true, value: JSON.parse(text) });
+  });
+
   it("words the 422 item as FastAPI does", () => {
     expect(jsonInvalidDetail(10, "Expecting value")).toEqual({
       loc: ["body", 10],

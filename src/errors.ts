@@ -46,7 +46,16 @@ export class RateLimitError extends CliError {
 
 /** Ctrl-C (exit 130). */
 export class InterruptedError extends CliError {
-  override readonly exitCode = ExitCode.interrupted;
+  override readonly exitCode: number = ExitCode.interrupted;
+}
+
+/** Stopped by SIGTERM or SIGHUP: the shell's exit code for the signal (128 + its number). */
+export class TerminatedError extends InterruptedError {
+  override readonly exitCode: number;
+  constructor(message: string, signalNumber: number) {
+    super(message);
+    this.exitCode = 128 + signalNumber;
+  }
 }
 
 /** Network failures, 5xx after retries, malformed responses (exit 1). */

@@ -29,6 +29,14 @@ export function fixedPathOf(policyId: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Whether an id has a `.` or `..` segment. URLs resolve those (percent-encoded too, as
+ * `%2E`), so `policy ../payers` would ask for `/v1/payers`: such an id cannot be sent.
+ */
+export function hasDotSegment(policyId: string): boolean {
+  return policyId.split("/").some((s) => s === "." || s === "..");
+}
+
 /** `/v1/policies/{policy_id}{suffix}`, each id segment percent-encoded and its slashes kept. */
 export function policyPath(policyId: string, suffix = ""): string {
   return `/v1/policies/${policyId.split("/").map(encodeURIComponent).join("/")}${suffix}`;

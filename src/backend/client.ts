@@ -8,7 +8,7 @@ import {
   policyRequest,
   updatesRequest,
 } from "../api/endpoints.js";
-import { fixedPathOf, type ApiRequest } from "../api/request.js";
+import { fixedPathOf, hasDotSegment, type ApiRequest } from "../api/request.js";
 import {
   DownloadLink,
   DownloadQuery,
@@ -20,7 +20,7 @@ import {
   PayerPage,
   PayersQuery,
   PolicyDetail,
-  PolicyIdParam,
+  PolicyPathParams,
   PolicyPage,
   PolicyUpdatePage,
   UpdatesQuery,
@@ -59,9 +59,22 @@ export interface CheckResult {
   body: unknown;
 }
 
-/** An id the policy path can carry; one that would reach another endpoint is not a policy. */
-function addressablePolicyId(id: string): string {
-  const fixed = fixedPathOf(id);
+/** The id checked as the path parameter `policy_id` (a 422's `["path","policy_id"]`). */
+function policyIdOf(id: string): string {
+  return validateInput(PolicyPathParams, { policy_id: id }, "path").policy_id;
+}
+
+/**
+ * An id the policy path can carry. One that would reach another path (a fixed endpoint, or a
+ * `..` segment resolved away) is not a policy: 404 without asking, as the engine would answer.
+ */
+function addressablePolicyId(id: string, suffix: "" | "/download-url"): string {
+  if (hasDotSegment(id))
+    throw new NotFoundError(
+      "Policy not found",
+      "Policy ids have no `.` or `..` segments: check the id with `coverage search`.",
+    );
+  const fixed = suffix ? undefined : fixedPathOf(id);
   if (fixed === undefined) return id;
   const instead = fixed.endsWith("/download-url")
     ? "Policy ids never end in /download-url; to fetch a policy's file, run `coverage download ID`."
@@ -77,8 +90,7 @@ export class ApiClient {
   readonly build = {
     filter: (body: unknown, hint?: (loc: Array<string | number>) => string | undefined) =>
       filterRequest(validateInput(FilterRequest, body, "body", hint)),
-    policy: (id: string) =>
-      policyRequest(addressablePolicyId(validateInput(PolicyIdParam, id, "path"))),
+    policy: (id: string) => policyRequest(addressablePolicyId(policyIdOf(id), "")),
     payers: (q: unknown, hint?: (loc: Array<string | number>) => string | undefined) =>
       payersRequest(validateInput(PayersQuery, q, "query", hint)),
     lobs: (q: unknown, hint?: (loc: Array<string | number>) => string | undefined) =>
@@ -87,7 +99,7 @@ export class ApiClient {
       updatesRequest(validateInput(UpdatesQuery, q, "query", hint)),
     downloadUrl: (id: string, variant: DownloadVariant) =>
       downloadUrlRequest(
-        validateInput(PolicyIdParam, id, "path"),
+        addressablePolicyId(policyIdOf(id), "/download-url"),
         validateInput(DownloadQuery, { variant }, "query").variant ?? "display",
       ),
   };

@@ -40,11 +40,33 @@ export function isTimeout(err: unknown): boolean {
  */
 export function networkError(
   err: unknown,
-  where: { method: string; url: string; origin: string; timeoutMs: number; retries: number },
+  where: {
+    method: string;
+    url: string;
+    origin: string;
+    timeoutMs: number;
+    retries: number;
+    /** The proxy in the way (credentials masked), when one applies. */
+    proxy?: string | undefined;
+  },
 ): CliError {
-  const { method, url, origin, timeoutMs, retries } = where;
+  const { method, url, origin, timeoutMs, retries, proxy } = where;
   const code = errorCode(err);
   const after = retries > 0 ? ` (after ${retries} ${retries === 1 ? "retry" : "retries"})` : "";
+  if (proxy) {
+    // Through a proxy we only ever connect to the proxy: what failed is the way through it.
+    const fix = `Check the proxy (HTTPS_PROXY, HTTP_PROXY), or add the host to NO_PROXY.`;
+    if (isTimeout(err))
+      return new UnexpectedError(
+        `${method} ${url} timed out after ${timeoutMs} ms through the proxy ${proxy}${after}`,
+        `Neither the proxy nor the server answered in time. ${fix} A slow service needs a higher --timeout.`,
+      );
+    if (code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN")
+      return new UnexpectedError(
+        `cannot connect to the proxy ${proxy} (${code === "ECONNREFUSED" ? "connection refused" : code}) for ${method} ${url}`,
+        fix,
+      );
+  }
   if (isTimeout(err))
     return new UnexpectedError(
       `${method} ${url} timed out after ${timeoutMs} ms${after}`,

@@ -5,7 +5,7 @@ import { stripControls } from "../output/terminal.js";
 import { AttemptInterrupted, AttemptTimeout, networkError } from "./http-errors.js";
 import { maskSecrets, redactUrl } from "./http-redact.js";
 import { checkBaseUrl } from "./base-url.js";
-import { proxyOptionsFor } from "./proxy.js";
+import { proxyFor, proxyOptionsFor } from "./proxy.js";
 import {
   backoffMs,
   errorCode,
@@ -97,9 +97,12 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
   const origin = redactUrl(base.origin, secrets);
   let agent: EnvHttpProxyAgentType | undefined;
 
+  const proxies = proxyOptionsFor(base.hostname, env);
+  const via = proxyFor(base, proxies);
+  const proxy = via === undefined ? undefined : redactUrl(via, secrets);
   const dispatcher = () =>
     (agent ??= new EnvHttpProxyAgent({
-      ...proxyOptionsFor(base.hostname, env),
+      ...proxies,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
       connect: { timeout: timeoutMs },
@@ -250,6 +253,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
           origin,
           timeoutMs,
           retries,
+          proxy,
         });
         throw new UnexpectedError(
           maskSecrets(err.message, secrets),

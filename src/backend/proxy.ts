@@ -22,3 +22,23 @@ export function proxyOptionsFor(hostname: string, env: NodeJS.ProcessEnv): Proxy
     noProxy: pick("no_proxy", "NO_PROXY"),
   };
 }
+
+/**
+ * The proxy a request to `url` goes through, or undefined: `NO_PROXY` read as undici reads it
+ * (`*`, host names with or without a leading dot, matching the host and its subdomains, an
+ * optional `:port`). Only for messages: undici makes the decision itself.
+ */
+export function proxyFor(url: URL, options: ProxyOptions): string | undefined {
+  const proxy = url.protocol === "https:" ? options.httpsProxy : options.httpProxy;
+  if (!proxy) return undefined;
+  const host = url.hostname.toLowerCase();
+  const port = url.port || (url.protocol === "https:" ? "443" : "80");
+  for (const raw of options.noProxy.toLowerCase().split(/[,\s]+/)) {
+    if (!raw) continue;
+    if (raw === "*") return undefined;
+    const [name = "", entryPort] = raw.replace(/^\*?\./, "").split(":");
+    if (entryPort && entryPort !== port) continue;
+    if (host === name || host.endsWith(`.${name}`)) return undefined;
+  }
+  return proxy;
+}

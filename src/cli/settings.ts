@@ -103,6 +103,11 @@ export function resolveSettings(
       : { kind: "local", data: pick(flags.data, env.COVERAGE_DATA), defaulted: true };
   }
 
+  if (flags.json && flags.format !== undefined && flags.format.toLowerCase() !== "json")
+    throw new UsageError(
+      `--json and --format ${flags.format} ask for two formats`,
+      "Keep one: --json is short for --format json.",
+    );
   const format = flags.json
     ? "json"
     : (pick(flags.format, env.COVERAGE_FORMAT, profile.format) ?? "table");

@@ -45,17 +45,23 @@ export function registerDownload(program: Command, run: RunEnvironment): void {
           return;
         }
         // Loaded here: undici costs ~100 ms at startup, and only downloads need it.
-        const { saveDownload } = await import("../download/save-file.js");
-        const saved = await saveDownload(link, {
-          output: opts.output,
-          force: Boolean(opts.force),
-          cwd: process.cwd(),
-          signal: ctx.signal,
-          timeoutMs: ctx.settings.timeoutMs,
-          stdout: ctx.io.stdout,
-          progress: await createProgress(ctx.io, ctx.settings.quiet),
-          verbose: ctx.settings.verbose ? (line) => ctx.io.stderr.write(`${line}\n`) : undefined,
-        });
+        const [{ saveDownload }, { runTerminable }] = await Promise.all([
+          import("../download/save-file.js"),
+          import("../download/termination.js"),
+        ]);
+        const progress = await createProgress(ctx.io, ctx.settings.quiet);
+        const saved = await runTerminable(ctx.signal, (signal) =>
+          saveDownload(link, {
+            output: opts.output,
+            force: Boolean(opts.force),
+            cwd: process.cwd(),
+            signal,
+            timeoutMs: ctx.settings.timeoutMs,
+            stdout: ctx.io.stdout,
+            progress,
+            verbose: ctx.settings.verbose ? (line) => ctx.io.stderr.write(`${line}\n`) : undefined,
+          }),
+        );
         if (saved.path) ctx.notice(`Saved ${saved.path} (${formatBytes(saved.bytes)})`);
       }),
     );

@@ -14,7 +14,7 @@ export interface ListCommand<T> {
   all: boolean;
   dryRun: boolean;
   /** How to show the items; called once the backend is open (so it may ask for today). */
-  view: () => Promise<Omit<ListOutput<T>, "format" | "io" | "all">>;
+  view: () => Promise<Omit<ListOutput<T>, "format" | "io" | "all" | "notice">>;
 }
 
 /**
@@ -34,5 +34,6 @@ export async function runListCommand<T>(ctx: CommandContext, spec: ListCommand<T
     ctx.warn,
   );
   const view = await spec.view();
-  await writeList(pages, { format: ctx.settings.format, io: ctx.io, all: spec.all, ...view });
+  const { format } = ctx.settings;
+  await writeList(pages, { ...view, format, io: ctx.io, all: spec.all, notice: ctx.notice });
 }

@@ -85,5 +85,9 @@ export type DownloadQuery = z.infer<typeof DownloadQuery>;
 
 export const PolicyIdParam = z.string().min(1);
 
+/** The path parameters of the policy endpoints, so problems read `path.policy_id: …`. */
+export const PolicyPathParams = z.object({ policy_id: PolicyIdParam });
+export type PolicyPathParams = z.infer<typeof PolicyPathParams>;
+
 /** Query keys that carry arrays (sent as repeated keys) for each GET list endpoint. */
 export const ARRAY_QUERY_KEYS = new Set(["lobs", "payer_ids", "states"]);

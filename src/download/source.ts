@@ -4,7 +4,7 @@ import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { isTimeout, networkError } from "../backend/http-errors.js";
 import { redactUrl } from "../backend/http-redact.js";
-import { proxyOptionsFor } from "../backend/proxy.js";
+import { proxyFor, proxyOptionsFor } from "../backend/proxy.js";
 import { InterruptedError, NotFoundError, UnexpectedError } from "../errors.js";
 
 /** An open download: the bytes, their expected size when known, and how to release it. */
@@ -85,8 +85,10 @@ export async function openSource(url: string, options: SourceOptions): Promise<D
   const shown = redactUrl(url);
   // Loaded only for http(s) links: the local engine's file:// links never need undici.
   const { EnvHttpProxyAgent, redirect, request } = await import("../backend/undici.js");
+  const proxies = proxyOptionsFor(parsed.hostname, process.env);
+  const via = proxyFor(parsed, proxies);
   const agent = new EnvHttpProxyAgent({
-    ...proxyOptionsFor(parsed.hostname, process.env),
+    ...proxies,
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
     connect: { timeout: timeoutMs },
@@ -127,9 +129,10 @@ export async function openSource(url: string, options: SourceOptions): Promise<D
       origin: parsed.origin,
       timeoutMs,
       retries: 0,
+      proxy: via === undefined ? undefined : redactUrl(via),
     });
     // The generic advice is about --api-url; the file host is another server.
-    throw isTimeout(err)
+    throw isTimeout(err) || via !== undefined
       ? failed
       : new UnexpectedError(
           failed.message,

@@ -8,8 +8,11 @@ export interface ListOutput<T> {
   all: boolean;
   /** Table view of every item received (tables need all rows to size their columns). */
   renderTable: (items: T[]) => string | Promise<string>;
-  /** Shown on stderr (TTY only) when the last page says there is more. */
+  /** Notices on stderr: only on a TTY and never with --quiet (the run's `notice`). */
+  notice: (message: string) => void;
+  /** A notice when the last page says there is more. */
   moreHint?: (nextOffset: number) => string;
+  /** A notice when a table would be empty. */
   emptyMessage?: string;
   /** CSV header when no item arrives (otherwise the first item's keys). */
   csvColumns?: string[];
@@ -83,11 +86,9 @@ export async function writeList<T>(
     await write(io.stdout, JSON.stringify(envelope, null, 2) + "\n");
   }
   if (format === "table") {
-    if (kept.length === 0 && out.emptyMessage) {
-      if (io.stderrIsTTY) await write(io.stderr, out.emptyMessage + "\n");
-    } else await write(io.stdout, (await out.renderTable(kept)) + "\n");
+    if (kept.length === 0 && out.emptyMessage) out.notice(out.emptyMessage);
+    else await write(io.stdout, (await out.renderTable(kept)) + "\n");
   }
-  if (last?.has_more && !out.all && io.stderrIsTTY && out.moreHint) {
-    await write(io.stderr, io.chalk.dim(out.moreHint(last.offset + last.data.length)) + "\n");
-  }
+  if (last?.has_more && !out.all && out.moreHint)
+    out.notice(out.moreHint(last.offset + last.data.length));
 }

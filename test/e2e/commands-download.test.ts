@@ -291,6 +291,25 @@ describe("coverage download over HTTP (scripted server on 127.0.0.1)", () => {
     expect(readdirSync(cwd)).toEqual(["keep.txt"]);
   });
 
+  it.each([
+    { signal: "SIGTERM", exit: 143 },
+    { signal: "SIGHUP", exit: 129 },
+  ] as const)(
+    "$signal while streaming: exit $exit, no temporary file, the old file kept",
+    async ({ signal, exit }) => {
+      const cwd = tempDir();
+      writeFileSync(path.join(cwd, "SLOW.pdf"), "previous");
+      const child = start(["s/slow/2026-01-01", "--force"], cwd);
+      await waitFor("the temporary file", () => readdirSync(cwd).some((f) => f.endsWith(".part")));
+      child.kill(signal);
+      const r = await child;
+      expect(r.exitCode).toBe(exit);
+      expect(r.stderr).toContain(`download stopped by ${signal}; nothing was saved`);
+      expect(readdirSync(cwd)).toEqual(["SLOW.pdf"]);
+      expect(readFileSync(path.join(cwd, "SLOW.pdf"), "utf8")).toBe("previous");
+    },
+  );
+
   it("Ctrl-C with --force never clobbers the existing file", async () => {
     const cwd = tempDir();
     writeFileSync(path.join(cwd, "SLOW.pdf"), "previous");

@@ -168,6 +168,17 @@ describe.concurrent("HTTP backend: proxies from the environment", () => {
     expect(s.requests.map((q) => q.url)).toEqual(["/health", "/ready"]);
   });
 
+  it("a proxy that refuses connections is named as such (exit 1)", async () => {
+    const port = await closedPort();
+    const proxyUrl = `http://127.0.0.1:${port}`;
+    const r = await runCoverage(["--api-url", "https://api.coverage.invalid", "payers"], {
+      env: { ...ENV, HTTPS_PROXY: proxyUrl, https_proxy: proxyUrl, NO_PROXY: "", no_proxy: "" },
+    });
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`cannot connect to the proxy ${proxyUrl} (connection refused)`);
+    expectNoKey(r);
+  });
+
   it.for(["hang", "drop"] as const)(
     "a proxy that %ss every CONNECT: --timeout ends the command (exit 1)",
     async (connect, t) => {
@@ -177,7 +188,8 @@ describe.concurrent("HTTP backend: proxies from the environment", () => {
         { env: viaProxy(p) },
       );
       expect(r.exitCode, r.stderr).toBe(1);
-      expect(r.stderr).toContain("timed out after 1000 ms");
+      expect(r.stderr).toContain(`timed out after 1000 ms through the proxy ${p.url}`);
+      expect(r.stderr).toContain("Check the proxy (HTTPS_PROXY, HTTP_PROXY)");
       expect(p.targets[0]).toBe("api.coverage.invalid:443");
       expectNoKey(r);
     },

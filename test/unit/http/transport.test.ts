@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { networkError, AttemptTimeout } from "../../../src/backend/http-errors.js";
 import { checkBaseUrl } from "../../../src/backend/base-url.js";
 import { createHttpTransport } from "../../../src/backend/http.js";
-import { proxyOptionsFor } from "../../../src/backend/proxy.js";
+import { proxyFor, proxyOptionsFor } from "../../../src/backend/proxy.js";
 import { isLoopbackHost } from "../../../src/backend/loopback.js";
 import { AuthError, UsageError } from "../../../src/errors.js";
 
@@ -37,6 +37,24 @@ describe("proxyOptionsFor", () => {
     ["[::1]", { httpProxy: "", httpsProxy: "", noProxy: "" }],
   ])("%s -> %j", (host, expected) => {
     expect(proxyOptionsFor(host, env)).toEqual(expected);
+  });
+});
+
+describe("proxyFor (for messages; undici decides by itself)", () => {
+  const P = { httpProxy: "http://p:1", httpsProxy: "http://s:2" };
+  it.each([
+    ["https://api.example.com", "", "http://s:2"],
+    ["http://api.example.com", "", "http://p:1"],
+    ["https://api.example.com", "*", undefined],
+    ["https://api.example.com", "example.com", undefined],
+    ["https://api.example.com", ".example.com", undefined],
+    ["https://api.example.com", "*.example.com", undefined],
+    ["https://api.example.com", "other.com, api.example.com", undefined],
+    ["https://api.example.com", "example.com:8443", "http://s:2"],
+    ["https://api.example.com:8443", "example.com:8443", undefined],
+    ["https://notexample.com", "example.com", "http://s:2"],
+  ])("%s with NO_PROXY=%j -> %s", (url, noProxy, expected) => {
+    expect(proxyFor(new URL(url), { ...P, noProxy })).toBe(expected);
   });
 });
 

@@ -1,0 +1,38 @@
+import { TerminatedError } from "../errors.js";
+
+/** The signals besides Ctrl-C that stop a download: `kill`, `timeout`, CI, a closed terminal. */
+const SIGNALS = { SIGTERM: 15, SIGHUP: 1 } as const;
+type Terminating = keyof typeof SIGNALS;
+
+/**
+ * Runs `task` with a signal that aborts on the run's own signal (Ctrl-C) and also on SIGTERM
+ * and SIGHUP, whose default action would kill the process with the temporary file still on
+ * disk. Stopped by one of those, it fails with exit 128 + the signal's number.
+ */
+export async function runTerminable<T>(
+  signal: AbortSignal,
+  task: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const ctrl = new AbortController();
+  let by: Terminating | undefined;
+  const onRun = () => ctrl.abort(signal.reason);
+  if (signal.aborted) onRun();
+  else signal.addEventListener("abort", onRun, { once: true });
+  const handlers = (Object.keys(SIGNALS) as Terminating[]).map((name) => {
+    const handler = () => {
+      by ??= name;
+      ctrl.abort();
+    };
+    process.on(name, handler);
+    return [name, handler] as const;
+  });
+  try {
+    return await task(ctrl.signal);
+  } catch (err) {
+    if (by) throw new TerminatedError(`download stopped by ${by}; nothing was saved`, SIGNALS[by]);
+    throw err;
+  } finally {
+    signal.removeEventListener("abort", onRun);
+    for (const [name, handler] of handlers) process.off(name, handler);
+  }
+}

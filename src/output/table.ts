@@ -35,9 +35,13 @@ function displayWidth(text: string): number {
   return Math.max(0, ...text.split("\n").map((l) => [...l].length));
 }
 
+/** The narrowest a flexible column gets, whatever the terminal. */
+const HARD_MIN = 4;
+
 /**
  * Column widths that fit `total`: fixed columns keep their content width; flexible ones give up
- * room widest-first (down to their minimum), so one long column wraps before short ones do.
+ * room widest-first (down to their minimum, then to HARD_MIN), so one long column wraps before
+ * short ones do.
  */
 export function fitWidths(
   natural: number[],
@@ -47,15 +51,21 @@ export function fitWidths(
 ): number[] {
   const widths = [...natural];
   let excess = widths.reduce((a, b) => a + b, 0) - (total - GAP * (natural.length - 1));
-  const floor = natural.map((w, i) => Math.min(w, mins[i] ?? 10));
-  while (excess > 0) {
-    let widest = -1;
-    widths.forEach((w, i) => {
-      if (flex[i] && w > (floor[i] ?? 0) && (widest < 0 || w > (widths[widest] ?? 0))) widest = i;
-    });
-    if (widest < 0) break;
-    widths[widest] = (widths[widest] ?? 0) - 1;
-    excess--;
+  // First down to each column's readable minimum; on a very narrow terminal, further down to
+  // HARD_MIN, since a line wider than the terminal wraps and breaks every row of the table.
+  for (const floor of [
+    natural.map((w, i) => Math.min(w, mins[i] ?? 10)),
+    natural.map((w) => Math.min(w, HARD_MIN)),
+  ]) {
+    while (excess > 0) {
+      let widest = -1;
+      widths.forEach((w, i) => {
+        if (flex[i] && w > (floor[i] ?? 0) && (widest < 0 || w > (widths[widest] ?? 0))) widest = i;
+      });
+      if (widest < 0) break;
+      widths[widest] = (widths[widest] ?? 0) - 1;
+      excess--;
+    }
   }
   return widths;
 }

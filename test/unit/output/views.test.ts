@@ -119,9 +119,12 @@ describe("fitWidths", () => {
     { natural: [10, 20, 30], flex: [false, true, true], total: 60, expected: [10, 20, 26] },
     // Both flexible columns shrink once they are equally wide.
     { natural: [10, 20, 30], flex: [false, true, true], total: 50, expected: [10, 18, 18] },
-    // Never below the minimum; fixed columns never shrink.
-    { natural: [10, 20, 30], flex: [false, true, true], total: 20, expected: [10, 10, 10] },
-    { natural: [40, 5], flex: [false, true], total: 20, expected: [40, 5] },
+    // The minimum first (10 + 10 + 10 + gaps = 34)...
+    { natural: [10, 20, 30], flex: [false, true, true], total: 34, expected: [10, 10, 10] },
+    // ...then, on a narrower terminal, down to 4; fixed columns never shrink.
+    { natural: [10, 20, 30], flex: [false, true, true], total: 30, expected: [10, 8, 8] },
+    { natural: [10, 20, 30], flex: [false, true, true], total: 20, expected: [10, 4, 4] },
+    { natural: [40, 5], flex: [false, true], total: 20, expected: [40, 4] },
   ])("$natural in $total", ({ natural, flex, total, expected }) => {
     expect(fitWidths(natural, flex, [10, 10, 10], total)).toEqual(expected);
   });

@@ -42,6 +42,13 @@ describe("errorFromResponse: one status, one exit code, advice that fits the req
     expect(err.suggestion).toContain(says);
   });
 
+  it("a 403 (the CLI always sends the key) says the key did not arrive", () => {
+    const err = errorFromResponse(403, { detail: "Not authenticated" }, "payers");
+    expect(err.exitCode).toBe(3);
+    expect(err.message).toBe("the API did not get the key (403: Not authenticated)");
+    expect(err.suggestion).toContain("dropping the x-api-key header");
+  });
+
   it("a 422 body that is not the spec's names no fields and prints no `null`", () => {
     const err = errorFromResponse(422, null, "search");
     expect(err.details).toEqual([]);

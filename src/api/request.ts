@@ -30,11 +30,13 @@ export function fixedPathOf(policyId: string): string | undefined {
 }
 
 /**
- * Whether an id has a `.` or `..` segment. URLs resolve those (percent-encoded too, as
- * `%2E`), so `policy ../payers` would ask for `/v1/payers`: such an id cannot be sent.
+ * Whether an id has an empty, `.` or `..` segment. URLs resolve dot segments (percent-encoded
+ * too, as `%2E`), so `policy ../payers` would ask for `/v1/payers`, and servers differ on
+ * empty ones (`updates/` is the updates endpoint to some): such an id cannot be sent. Real ids
+ * are `<source>/<key>/<date>`.
  */
-export function hasDotSegment(policyId: string): boolean {
-  return policyId.split("/").some((s) => s === "." || s === "..");
+export function hasBadSegment(policyId: string): boolean {
+  return policyId.split("/").some((s) => s === "" || s === "." || s === "..");
 }
 
 /** `/v1/policies/{policy_id}{suffix}`, each id segment percent-encoded and its slashes kept. */

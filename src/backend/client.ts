@@ -8,7 +8,7 @@ import {
   policyRequest,
   updatesRequest,
 } from "../api/endpoints.js";
-import { fixedPathOf, hasDotSegment, type ApiRequest } from "../api/request.js";
+import { fixedPathOf, hasBadSegment, type ApiRequest } from "../api/request.js";
 import {
   DownloadLink,
   DownloadQuery,
@@ -66,13 +66,13 @@ function policyIdOf(id: string): string {
 
 /**
  * An id the policy path can carry. One that would reach another path (a fixed endpoint, or a
- * `..` segment resolved away) is not a policy: 404 without asking, as the engine would answer.
+ * `..` or empty segment) is not a policy: 404 without asking, as the engine would answer.
  */
 function addressablePolicyId(id: string, suffix: "" | "/download-url"): string {
-  if (hasDotSegment(id))
+  if (hasBadSegment(id))
     throw new NotFoundError(
       "Policy not found",
-      "Policy ids have no `.` or `..` segments: check the id with `coverage search`.",
+      "Policy ids have no empty, `.` or `..` segments (no leading, trailing or double slash): check the id with `coverage search`.",
     );
   const fixed = suffix ? undefined : fixedPathOf(id);
   if (fixed === undefined) return id;

@@ -52,25 +52,73 @@ function pick<T>(...values: Array<T | undefined | null | "">): T | undefined {
 /** Node's timers hold at most 2^31 - 1 ms (~24.8 days); a longer one would fire at once. */
 export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
-/** A timeout in ms from a flag, variable or profile value; `example` shows the fix. */
-export function parseTimeoutMs(raw: string | number, example: string): number {
+/**
+ * A timeout in ms from a flag, variable or profile value; `example` shows the fix and `from`
+ * names where the value came from.
+ */
+export function parseTimeoutMs(raw: string | number, example: string, from?: string): number {
   const n = typeof raw === "number" ? raw : /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
+  const shown = `timeout: '${raw}'${from ? ` (from ${from})` : ""}`;
   if (!Number.isInteger(n) || n <= 0)
     throw new UsageError(
-      `timeout: '${raw}' is not a positive whole number of milliseconds`,
+      `${shown} is not a positive whole number of milliseconds`,
       `Example: ${example}`,
     );
   if (n > MAX_TIMEOUT_MS)
     throw new UsageError(
-      `timeout: '${raw}' is more than the longest timeout, ${MAX_TIMEOUT_MS} ms (~24 days)`,
+      `${shown} is more than the longest timeout, ${MAX_TIMEOUT_MS} ms (~24 days)`,
       `Example: ${example}`,
     );
   return n;
 }
 
-function parseTimeout(raw: string | number | undefined): number {
-  if (raw === undefined) return DEFAULT_TIMEOUT_MS;
-  return parseTimeoutMs(raw, "--timeout 10000");
+/** A value and where it came from, so an error can say what to fix. */
+interface Sourced<T> {
+  value: T;
+  /** The flag, the variable, or the profile's key. */
+  from: string;
+  /** How to give a good value there, e.g. `--timeout 10000`. */
+  example: (good: string) => string;
+}
+
+/** The first set value of flag > environment > profile (empty strings count as unset). */
+function pickSourced<T>(
+  flag: [string, T | undefined],
+  envVar: [string, T | string | undefined],
+  profile?: [string, string, T | undefined],
+): Sourced<T> | undefined {
+  const [flagName, flagValue] = flag;
+  const [envName, envValue] = envVar;
+  if (flagValue !== undefined && flagValue !== "")
+    return { value: flagValue, from: flagName, example: (g) => `${flagName} ${g}` };
+  if (envValue !== undefined && envValue !== "")
+    return { value: envValue as T, from: envName, example: (g) => `${envName}=${g}` };
+  if (profile && profile[2] !== undefined && profile[2] !== "") {
+    const [name, key, value] = profile;
+    return {
+      value,
+      from: `profile '${name}' ${key}`,
+      example: (g) => `coverage --profile ${name} config set ${key} ${g}`,
+    };
+  }
+  return undefined;
+}
+
+/** An empty flag value is a mistake (an unset shell variable), not "use the default". */
+function refuseEmptyFlags(flags: GlobalFlags): void {
+  const named: Array<[string, string | undefined]> = [
+    ["--api-url", flags.apiUrl],
+    ["--profile", flags.profile],
+    ["--data", flags.data],
+    ["--today", flags.today],
+    ["--timeout", flags.timeout],
+  ];
+  for (const [name, value] of named)
+    if (value !== undefined && value.trim() === "")
+      throw new UsageError(
+        `${name} was given an empty value`,
+        `Give ${name} a value, or leave it out to use the environment, the profile or the default.`,
+      );
 }
 
 /** Resolves every setting with the precedence flag > environment > profile > default. */
@@ -79,11 +127,18 @@ export function resolveSettings(
   env: NodeJS.ProcessEnv,
   profile: Profile,
 ): Settings {
+  refuseEmptyFlags(flags);
   if (flags.local && (flags.apiUrl || flags.sandbox))
     throw new UsageError(
       "--local cannot be combined with --api-url or --sandbox",
       "Pick one backend.",
     );
+  if (flags.sandbox && flags.apiUrl)
+    throw new UsageError(
+      "--sandbox cannot be combined with --api-url",
+      "Pick one backend: --sandbox uses COVERAGE_SANDBOX_URL or the profile's sandbox-url.",
+    );
+  const profileName = resolveProfileName(flags, env);
 
   let backend: BackendChoice;
   if (flags.local)
@@ -108,31 +163,48 @@ export function resolveSettings(
       `--json and --format ${flags.format} ask for two formats`,
       "Keep one: --json is short for --format json.",
     );
-  const format = flags.json
-    ? "json"
-    : (pick(flags.format, env.COVERAGE_FORMAT, profile.format) ?? "table");
-  const parsedFormat = OutputFormat.safeParse(format);
+  const formatFrom = flags.json
+    ? undefined
+    : pickSourced<string>(
+        ["--format", flags.format],
+        ["COVERAGE_FORMAT", env.COVERAGE_FORMAT],
+        [profileName, "format", profile.format],
+      );
+  const parsedFormat = OutputFormat.safeParse(
+    flags.json ? "json" : (formatFrom?.value.trim().toLowerCase() ?? "table"),
+  );
   if (!parsedFormat.success)
     throw new UsageError(
-      `format: '${format}' is not one of table, json, ndjson, csv`,
-      "Example: --format csv",
+      `format: '${formatFrom?.value}' (from ${formatFrom?.from}) is not one of table, json, ndjson, csv`,
+      `Example: ${formatFrom?.example("csv")}`,
     );
 
-  const today = pick(flags.today, env.COVERAGE_TODAY);
-  if (today !== undefined && !isRealDate(today))
+  const todayFrom = pickSourced<string>(
+    ["--today", flags.today],
+    ["COVERAGE_TODAY", env.COVERAGE_TODAY],
+  );
+  const today = todayFrom?.value;
+  if (todayFrom && !isRealDate(todayFrom.value))
     throw new UsageError(
-      `today: '${today}' is not a real date in the form YYYY-MM-DD`,
-      "Example: --today 2026-01-31",
+      `today: '${todayFrom.value}' (from ${todayFrom.from}) is not a real date in the form YYYY-MM-DD`,
+      `Example: ${todayFrom.example("2026-01-31")}`,
     );
+
+  const timeoutFrom = pickSourced<string | number>(
+    ["--timeout", flags.timeout],
+    ["COVERAGE_TIMEOUT", env.COVERAGE_TIMEOUT],
+    [profileName, "timeout", profile.timeout],
+  );
+  const timeoutMs = timeoutFrom
+    ? parseTimeoutMs(timeoutFrom.value, timeoutFrom.example("10000"), timeoutFrom.from)
+    : DEFAULT_TIMEOUT_MS;
 
   return {
     backend,
     apiKey: pick(env.COVERAGE_API_KEY, profile["api-key"]),
-    profile: resolveProfileName(flags, env),
+    profile: profileName,
     format: parsedFormat.data,
-    timeoutMs: parseTimeout(
-      pick<string | number>(flags.timeout, env.COVERAGE_TIMEOUT, profile.timeout),
-    ),
+    timeoutMs,
     today,
     quiet: Boolean(flags.quiet),
     verbose: Boolean(flags.verbose),

@@ -22,11 +22,12 @@ export function registerServe(program: Command, run: RunEnvironment): void {
     .option("--sandbox", "sandbox mode: fixed result set, 100 requests per minute per key")
     .addHelpText(
       "after",
-      examples([
-        "coverage serve --port 0",
-        "COVERAGE_SERVE_KEY=dev-key coverage serve --data my-dataset.json --sandbox",
-        "COVERAGE_API_KEY=dev-key coverage --api-url http://127.0.0.1:8787 search --code CPT:97110",
-      ]),
+      "\nAlso: the global --data FILE and --today DATE choose the dataset and its today; -q silences\nthe access log.\n" +
+        examples([
+          "coverage serve --port 0",
+          "COVERAGE_SERVE_KEY=dev-key coverage serve --data my-dataset.json --sandbox",
+          "COVERAGE_API_KEY=dev-key coverage --api-url http://127.0.0.1:8787 search --code CPT:97110",
+        ]),
     )
     .action(async (_opts: unknown, command: Command) => {
       const flags = command.optsWithGlobals<ServeFlags>();

@@ -2,17 +2,26 @@ import { readFileSync } from "node:fs";
 import { UsageError } from "../errors.js";
 import { ConfigFile, type Profile } from "./keys.js";
 import { configFile } from "./paths.js";
+import { checkProfileName } from "./values.js";
 
 /**
  * Reads one profile without loading `conf` (kept off the start-up path of every command);
- * a missing file is an empty profile.
+ * a missing file is an empty default profile, and a profile named but missing is an error.
  */
 export function readProfile(name: string, env: NodeJS.ProcessEnv = process.env): Profile {
   const file = configFile(env);
+  checkProfileName(name);
+  // A named profile must exist: a typo would otherwise answer from the sample data.
+  const missing = () =>
+    new UsageError(
+      `profile '${name}' is not in ${file}`,
+      `Create it with \`coverage --profile ${name} config set api-url URL\`, or drop --profile / COVERAGE_PROFILE to use the default profile.`,
+    );
   let text: string;
   try {
     text = readFileSync(file, "utf8");
   } catch {
+    if (name !== "default") throw missing();
     return {};
   }
   let parsed: unknown;
@@ -31,5 +40,7 @@ export function readProfile(name: string, env: NodeJS.ProcessEnv = process.env):
       "Fix or delete it, then use `coverage config set`.",
     );
   }
-  return result.data.profiles?.[name] ?? {};
+  const profile = result.data.profiles?.[name];
+  if (profile === undefined && name !== "default") throw missing();
+  return profile ?? {};
 }

@@ -34,6 +34,11 @@ function checkUrl(key: string, raw: string): string {
       `${key}: '${raw}' must start with https:// (or http:// for a loopback host)`,
       "Example: https://api.example.com",
     );
+  if (url.search || url.hash || url.username || url.password)
+    throw new UsageError(
+      `${key}: must be a base URL, without a query, a fragment, a user name or a password`,
+      "Example: https://api.example.com (the key is set with `coverage config set api-key`).",
+    );
   return raw.trim();
 }
 

@@ -127,7 +127,11 @@ export function createServeHandler(
       "content-disposition": `attachment; filename="${link.filename}"`,
       "cache-control": "no-store",
     });
-    await pipeline(createReadStream(abs), res);
+    await pipeline(createReadStream(abs), res).catch((err: NodeJS.ErrnoException) => {
+      // The client hung up (curl closes as soon as it has the last byte); the access log says
+      // whether the whole file had been handed over. Anything else is the server's problem.
+      if (err.code !== "ERR_STREAM_PREMATURE_CLOSE") throw err;
+    });
   }
 
   async function serveApi(
@@ -193,7 +197,9 @@ export function createServeHandler(
     const rawUrl = req.url ?? "/";
     res.on("close", () => {
       const ms = Math.round(performance.now() - started);
-      const status = res.writableFinished ? String(res.statusCode) : `${res.statusCode} aborted`;
+      // writableEnded: the whole answer was handed over; a client closing before the last
+      // flush is not an aborted request.
+      const status = res.writableEnded ? String(res.statusCode) : `${res.statusCode} aborted`;
       options.log?.(`${req.method} ${redactUrl(rawUrl, [apiKey])} ${status} ${ms} ms`);
     });
     const q = rawUrl.indexOf("?");

@@ -42,7 +42,10 @@ export function createLinkSigner(
       }
       const variant = DownloadVariant.safeParse(query.get("variant"));
       const expires = query.get("expires") ?? "";
-      const given = Buffer.from(query.get("signature") ?? "", "hex");
+      const hex = query.get("signature") ?? "";
+      // Buffer.from(…, "hex") stops at the first non-hex character: check the text itself.
+      if (!/^[0-9a-f]{64}$/.test(hex)) return invalid;
+      const given = Buffer.from(hex, "hex");
       if (!variant.success || !/^\d{1,12}$/.test(expires)) return invalid;
       const expected = mac(policyId, variant.data, expires);
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) return invalid;

@@ -43,6 +43,45 @@ describe("exit codes of commander's own errors and of help", () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it.each<{ args: string[]; env?: Record<string, string>; stderr: RegExp }>([
+    { args: ["--profile", "nope", "payers"], stderr: /profile 'nope' is not in .*config\.json/ },
+    { args: ["payers"], env: { COVERAGE_PROFILE: "nope" }, stderr: /profile 'nope' is not in/ },
+    { args: ["--profile", "a b", "payers"], stderr: /profile name 'a b' is not allowed/ },
+    { args: ["--api-url", "", "payers"], stderr: /--api-url was given an empty value/ },
+    { args: ["--timeout", " ", "payers"], stderr: /--timeout was given an empty value/ },
+    {
+      args: ["--sandbox", "--api-url", "http://127.0.0.1:9", "payers"],
+      stderr: /--sandbox cannot be combined with --api-url/,
+    },
+    {
+      args: ["payers"],
+      env: { COVERAGE_TIMEOUT: "abc" },
+      stderr: /timeout: 'abc' \(from COVERAGE_TIMEOUT\) is not .*\nExample: COVERAGE_TIMEOUT=10000/,
+    },
+    {
+      args: ["payers"],
+      env: { COVERAGE_FORMAT: "yaml" },
+      stderr: /format: 'yaml' \(from COVERAGE_FORMAT\) .*\nExample: COVERAGE_FORMAT=csv/,
+    },
+    {
+      args: ["payers"],
+      env: { COVERAGE_TODAY: "2026-02-30" },
+      stderr: /today: '2026-02-30' \(from COVERAGE_TODAY\)/,
+    },
+  ])("settings: $args $env -> exit 2 naming the source", async ({ args, env, stderr }) => {
+    const r = await runCoverage(["--data", RULES_DATA, ...args], { env: env ?? {} });
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(stderr);
+  });
+
+  it("COVERAGE_FORMAT is read in any case, like config set format", async () => {
+    const r = await runCoverage(["--data", RULES_DATA, "payers"], {
+      env: { COVERAGE_FORMAT: "NDJSON" },
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout.split("\n")[0]!)).toHaveProperty("payer_id");
+  });
+
   it("a message and what to do next; the stack trace only with --verbose", async () => {
     const plain = await runCoverage(["--data", RULES_DATA, "policy", "nope/1/2020-01-01"]);
     expect(plain.exitCode).toBe(4);

@@ -35,8 +35,11 @@ describe("coverage policy (e2e)", () => {
     { id: "updates", says: "run `coverage updates` instead" },
     { id: "filter", says: "run `coverage search` instead" },
     { id: "a/pt/2025-01-01/download-url", says: "run `coverage download ID`" },
-    { id: "../payers", says: "no `.` or `..` segments" },
-    { id: "a/./pt/2025-01-01", says: "no `.` or `..` segments" },
+    { id: "../payers", says: "no empty, `.` or `..` segments" },
+    { id: "a/./pt/2025-01-01", says: "no empty, `.` or `..` segments" },
+    { id: "updates/", says: "no empty, `.` or `..` segments" },
+    { id: "a/pt/2025-01-01/", says: "no empty, `.` or `..` segments" },
+    { id: "/a/pt/2025-01-01", says: "no empty, `.` or `..` segments" },
   ])("$id would address another path, not a policy: exit 4", async ({ id, says }) => {
     const r = await run(["policy", id, "--json"]);
     expect(r.exitCode).toBe(4);

@@ -749,7 +749,7 @@ describe.concurrent("invalid values: exit 2, `loc: message` lines, nothing on st
     [["--code", "97110"], /no code system.*\n.*CPT, CPT_MODIFIER, HCPCS, HCPCS_MODIFIER, ICD10CM/],
     [["--code", "ICD10PCS:0B110F4"], /does not accept ICD-10-PCS/],
     [["--code", "ICD-10-PCS:0B110F4"], /does not accept ICD-10-PCS/],
-    [["--today", "2024-02-30"], /today: '2024-02-30' is not a real date/],
+    [["--today", "2024-02-30"], /today: '2024-02-30' \(from --today\) is not a real date/],
   ])("%j", async (args, message) => {
     const r = await runCoverage(["--data", TEXT, "search", ...args]);
     expect(r.exitCode).toBe(2);

@@ -48,6 +48,9 @@ describe("config values", () => {
   it.each<[Parameters<typeof parseConfigValue>[0], string, string]>([
     ["api-url", "api.example.com", "is not a valid URL"],
     ["api-url", "file:///etc/passwd", "must start with https://"],
+    ["api-url", "https://api.example.com/?a=1", "must be a base URL"],
+    ["sandbox-url", "https://u:p@sandbox.example.com", "must be a base URL"],
+    ["api-url", "https://api.example.com/#x", "must be a base URL"],
     ["format", "yaml", "is not one of table, json, ndjson, csv"],
     ["timeout", "0", "positive whole number"],
     ["timeout", "-1", "positive whole number"],

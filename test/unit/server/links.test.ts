@@ -53,6 +53,20 @@ describe("signed file links", () => {
     ["the id", (p: string, q: URLSearchParams) => [p.replace("/b/", "/c/"), q]],
     ["a missing signature", (p: string, q: URLSearchParams) => [p, del(q, "signature")]],
     ["a non-hex signature", (p: string, q: URLSearchParams) => [p, set(q, "signature", "zz")]],
+    ...["x", "0", "%00", "zzzz", "00"].map(
+      (extra) =>
+        [
+          `a signature with ${JSON.stringify(extra)} appended`,
+          (p: string, q: URLSearchParams) => [p, set(q, "signature", q.get("signature")! + extra)],
+        ] as const,
+    ),
+    [
+      "an upper-case signature",
+      (p: string, q: URLSearchParams) => [
+        p,
+        set(q, "signature", q.get("signature")!.toUpperCase()),
+      ],
+    ],
     ["a bad escape in the path", (p: string, q: URLSearchParams) => [p + "%E0%A4%A", q]],
   ] as const)("refuses a link with tampered %s", (_name, tamper) => {
     const [path, query] = split(signer.sign("a/b/2026-01-01", "display", T0));

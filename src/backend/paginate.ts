@@ -5,8 +5,9 @@ const MAX_PAGES = 100_000;
 
 /**
  * `--all`: requests page after page, advancing `offset` by the items received, until
- * `has_more` is false. Stops with a warning on an empty page that claims more, or when the
- * server echoes another offset than asked (the sandbox ignores `offset`).
+ * `has_more` is false. Stops with a warning on an empty page that claims more, when the
+ * server echoes another offset than asked (the sandbox ignores `offset`), or when a page
+ * repeats the one before.
  */
 export async function* paginateAll<T>(
   fetchPage: (offset: number) => Promise<Envelope<T>>,
@@ -14,6 +15,7 @@ export async function* paginateAll<T>(
   warn: (message: string) => void,
 ): AsyncGenerator<Envelope<T>> {
   let offset = startOffset;
+  let previous: { offset: number; items: string } | undefined;
   for (let n = 0; n < MAX_PAGES; n++) {
     const page = await fetchPage(offset);
     if (page.offset !== offset) {
@@ -23,6 +25,16 @@ export async function* paginateAll<T>(
       );
       return;
     }
+    // A server that ignores offset but echoes it would send the same page forever (and the
+    // json and table formats would hold every copy in memory).
+    const items = JSON.stringify(page.data);
+    if (previous && page.data.length > 0 && items === previous.items) {
+      warn(
+        `the server sent the same items at offset ${offset} as at offset ${previous.offset}; it ignores paging, so --all stopped here`,
+      );
+      return;
+    }
+    previous = { offset, items };
     yield page;
     if (!page.has_more) return;
     if (page.data.length === 0) {

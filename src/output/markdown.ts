@@ -44,6 +44,13 @@ export function renderMarkdown(
       text(token) {
         return "tokens" in token && token.tokens ? this.parser.parseInline(token.tokens) : false;
       },
+      // Always `text (url)`: marked-terminal would emit a hidden OSC 8 hyperlink on terminals
+      // that support them, where the data's link text could disguise where it points.
+      link(token) {
+        const text = this.parser.parseInline(token.tokens);
+        const href = c.blue.underline(token.href);
+        return text && text !== token.href ? `${c.blue(text)} (${href})` : href;
+      },
     },
   });
   return (marked.parse(clean, { async: false }) as string).trimEnd();

@@ -1,4 +1,5 @@
 import Table from "cli-table3";
+import stringWidth from "string-width";
 import type { Io } from "./terminal.js";
 import { stripControls } from "./terminal.js";
 
@@ -31,8 +32,14 @@ const BORDERLESS = {
   middle: " ".repeat(GAP),
 };
 
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/**
+ * Terminal columns of the widest line: CJK and emoji take 2, combining marks 0. Measured with
+ * the string-width that cli-table3 uses, since it truncates any cell it finds wider.
+ */
 function displayWidth(text: string): number {
-  return Math.max(0, ...text.split("\n").map((l) => [...l].length));
+  return Math.max(0, ...text.split("\n").map((l) => stringWidth(l)));
 }
 
 /** The narrowest a flexible column gets, whatever the terminal. */
@@ -71,17 +78,25 @@ export function fitWidths(
 }
 
 function breakWord(word: string, width: number): string[] {
+  if (stringWidth(word) <= width) return [word];
   const parts: string[] = [];
-  let rest = word;
-  while ([...rest].length > width) {
-    // Prefer breaking after a slash (policy ids), else cut hard: never drop characters.
-    const head = rest.slice(0, width);
-    const slash = head.lastIndexOf("/");
-    const cut = slash > 0 ? slash + 1 : width;
-    parts.push(rest.slice(0, cut));
+  let rest = Array.from(graphemes.segment(word), (g) => g.segment);
+  let restWidth = stringWidth(word);
+  while (restWidth > width) {
+    // The graphemes that fit (at least one, however wide), then prefer breaking after a slash
+    // (policy ids), else cut there: never drop characters.
+    let n = 0;
+    for (let w = 0; n < rest.length && w + stringWidth(rest[n] ?? "") <= width; n++)
+      w += stringWidth(rest[n] ?? "");
+    n = Math.max(n, 1);
+    const slash = rest.slice(0, n).lastIndexOf("/");
+    const cut = slash > 0 ? slash + 1 : n;
+    const head = rest.slice(0, cut).join("");
+    parts.push(head);
     rest = rest.slice(cut);
+    restWidth -= stringWidth(head);
   }
-  parts.push(rest);
+  parts.push(rest.join(""));
   return parts;
 }
 
@@ -93,12 +108,19 @@ export function wrapText(text: string, width: number): string {
     .map((paragraph) => {
       const lines: string[] = [];
       let line = "";
+      let lineWidth = 0;
       for (const word of paragraph.split(/ +/).flatMap((w) => breakWord(w, width))) {
-        if (!line) line = word;
-        else if ([...line].length + 1 + [...word].length <= width) line += ` ${word}`;
-        else {
+        const wordWidth = stringWidth(word);
+        if (!line) {
+          line = word;
+          lineWidth = wordWidth;
+        } else if (lineWidth + 1 + wordWidth <= width) {
+          line += ` ${word}`;
+          lineWidth += 1 + wordWidth;
+        } else {
           lines.push(line);
           line = word;
+          lineWidth = wordWidth;
         }
       }
       lines.push(line);
@@ -113,7 +135,10 @@ export function renderTable<T>(
   rows: readonly T[],
   io: Pick<Io, "columns" | "chalk">,
 ): string {
-  const cells = rows.map((row) => columns.map((c) => stripControls(c.value(row))));
+  // Tabs would jump to the terminal's tab stops and push the columns after them out of line.
+  const cells = rows.map((row) =>
+    columns.map((c) => stripControls(c.value(row)).replace(/\t/g, " ")),
+  );
   const natural = columns.map((c, i) =>
     Math.max(displayWidth(c.header), ...cells.map((r) => displayWidth(r[i] ?? ""))),
   );

@@ -92,6 +92,20 @@ describe.concurrent("--all against real servers", () => {
     expect(s.requests).toHaveLength(2);
   });
 
+  it("a server that ignores offset but echoes it: stops at the repeated page", async (t) => {
+    const s = await serve(t, (req, res, _n, body) => {
+      const { offset, limit } = asked(req.url ?? "", body);
+      json(res, 200, envelope(ALL.slice(0, 5), limit, offset, true));
+    });
+    const r = await runCoverage(["--api-url", s.url, "search", "--all", "--json"], { env: ENV });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(ids(r.stdout)).toEqual(ALL.slice(0, 5).map((p) => p.policy_id));
+    expect(r.stderr).toContain(
+      "warning: the server sent the same items at offset 5 as at offset 0; it ignores paging",
+    );
+    expect(s.requests).toHaveLength(2);
+  });
+
   it("an empty page that claims more: stops with a warning", async (t) => {
     const s = await serve(t, (req, res, _n, body) => {
       const { offset } = asked(req.url ?? "", body);

@@ -68,6 +68,10 @@ describe("renderMarkdown", () => {
     expect(out).not.toContain("]0;title");
     expect(out).toContain("plan");
   });
+  it("bidi overrides from the data are removed", () => {
+    expect(renderMarkdown("id a\u202eb\u2066c\u2069", pipe)).toBe("id abc");
+  });
+
   it("a TTY without colour: rendered, no escape sequences at all", () => {
     const out = renderMarkdown(md, ttyNoColour);
     expect(out).not.toContain(ESC);

@@ -1,0 +1,65 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { execa } from "execa";
+import { describe, expect, it } from "vitest";
+import { policy } from "../helpers/build-db.js";
+import { BIN, cleanEnv } from "../helpers/cli.js";
+
+const ESC = "\u001b";
+
+/** Runs the CLI under `script`, so its stdout is a real terminal. */
+async function onTty(args: string[], env: Record<string, string> = {}) {
+  const command = ["node", BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(" ");
+  const r = await execa("script", ["-qec", command, "/dev/null"], {
+    reject: false,
+    extendEnv: false,
+    env: cleanEnv({ COLUMNS: "100", NO_COLOR: "1", ...env }),
+    stdin: "ignore",
+    timeout: 20_000,
+  });
+  return { ...r, stdout: r.stdout.replace(/\r\n/g, "\n") };
+}
+
+describe("on a terminal", () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "coverage-tty-"));
+  const data = path.join(dir, "dataset.json");
+  writeFileSync(
+    data,
+    JSON.stringify({
+      format: "coverage-dataset",
+      version: 1,
+      as_of: "2026-01-15",
+      payers: [{ payer_id: "X", display_name: "X Health" }],
+      lobs: [{ lob_id: "X_commercial_US", payer_id: "X", lob: "commercial", state: null }],
+      policies: [
+        policy("x/links/2025-01-01", {
+          title: "Links \u202eevil",
+          criteria_text:
+            "See [the CMS manual](https://evil.example/x) and <https://example.org/a>.",
+          applicability: [{ lob_id: "X_commercial_US", from: "2025-01-01", to: null }],
+        }),
+      ],
+    }),
+  );
+
+  it.each(["1", "0"])(
+    "criteria links show their target, never a hidden OSC 8 hyperlink (FORCE_HYPERLINK=%s)",
+    async (force) => {
+      const r = await onTty(["--data", data, "policy", "x/links/2025-01-01"], {
+        FORCE_HYPERLINK: force,
+      });
+      expect(r.exitCode, r.stdout).toBe(0);
+      expect(r.stdout).toContain("the CMS manual (https://evil.example/x)");
+      expect(r.stdout).toContain("https://example.org/a");
+      expect(r.stdout).not.toContain(`${ESC}]8;`);
+    },
+  );
+
+  it("bidi overrides in the data do not reach the terminal", async () => {
+    const r = await onTty(["--data", data, "search", "links"]);
+    expect(r.exitCode, r.stdout).toBe(0);
+    expect(r.stdout).toContain("Links evil");
+    expect(r.stdout).not.toContain("\u202e");
+  });
+});

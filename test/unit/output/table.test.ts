@@ -42,3 +42,18 @@ describe("renderTable", () => {
     expect(out).toContain("A B");
   });
 });
+
+describe("renderTable over many rows", () => {
+  it("prints one aligned table across its internal blocks of rows", () => {
+    const rows = Array.from({ length: 1234 }, (_, i) => ({ id: `p/${i}`, n: String(i % 7) }));
+    const columns = [
+      { header: "ID", value: (r: (typeof rows)[0]) => r.id },
+      { header: "N", value: (r: (typeof rows)[0]) => r.n },
+    ];
+    const out = renderTable(columns, rows, io(100)).split("\n");
+    const expected = [["ID", "N"], ...rows.map((r) => [r.id, r.n])].map(
+      ([id, n]) => `${id!.padEnd(6)}  ${n}`,
+    );
+    expect(out).toEqual(expected);
+  });
+});

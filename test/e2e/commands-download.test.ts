@@ -142,6 +142,7 @@ describe("coverage download over HTTP (scripted server on 127.0.0.1)", () => {
     "s/gone/2026-01-01": { file: "expired", filename: "GONE.pdf" },
     "s/moved/2026-01-01": { file: "moved", filename: "MOVED.pdf" },
     "s/loop/2026-01-01": { file: "loop", filename: "LOOP.pdf" },
+    "s/elsewhere/2026-01-01": { file: "elsewhere", filename: "ELSEWHERE.pdf" },
   };
 
   beforeAll(async () => {
@@ -173,6 +174,11 @@ describe("coverage download over HTTP (scripted server on 127.0.0.1)", () => {
         const hop = Number(url.searchParams.get("hop") ?? "0");
         const next = hop < 1 ? `/files/moved?hop=${hop + 1}` : "/files/ok?signature=abc";
         res.writeHead(302, { location: `${base}${next}` });
+        return res.end();
+      }
+      if (url.pathname === "/files/elsewhere") {
+        // Another origin (storage hosts hand off to a CDN): localhost instead of 127.0.0.1.
+        res.writeHead(302, { location: `${base.replace("127.0.0.1", "localhost")}/files/ok` });
         return res.end();
       }
       if (url.pathname === "/files/loop") {
@@ -248,6 +254,16 @@ describe("coverage download over HTTP (scripted server on 127.0.0.1)", () => {
       "/files/moved",
       "/files/ok",
     ]);
+  });
+
+  it("follows a redirect to another origin", async () => {
+    const cwd = tempDir();
+    seen.length = 0;
+    const r = await start(["s/elsewhere/2026-01-01"], cwd);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(readFileSync(path.join(cwd, "ELSEWHERE.pdf"), "utf8")).toBe("%PDF-ok\n\n");
+    const file = seen.find((s) => s.path === "/files/ok");
+    expect(file?.headers.host).toMatch(/^localhost:/);
   });
 
   it("stops after 5 redirects: exit 1, says so, no file", async () => {

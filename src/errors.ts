@@ -67,7 +67,12 @@ export function validationError(lines: string[], suggestion?: string): UsageErro
 }
 
 /** Maps a non-2xx API response to the CLI error (and so exit code) it stands for. */
-export function errorFromResponse(status: number, body: unknown, what = "request"): CliError {
+export function errorFromResponse(
+  status: number,
+  body: unknown,
+  what = "request",
+  keySent = true,
+): CliError {
   const message = MessageBody.safeParse(body);
   const detail = message.success ? message.data.detail : undefined;
   switch (status) {
@@ -77,7 +82,12 @@ export function errorFromResponse(status: number, body: unknown, what = "request
         "Set a valid key with `coverage config set api-key` or COVERAGE_API_KEY.",
       );
     case 403:
-      // The CLI never sends an API request without a key, so the key did not arrive.
+      if (!keySent)
+        return new AuthError(
+          `the API needs a key (403${detail ? `: ${detail}` : ""})`,
+          "Set one with `coverage config set api-key` (reads stdin) or COVERAGE_API_KEY.",
+        );
+      // The key was sent, so it did not arrive.
       return new AuthError(
         `the API did not get the key (403${detail ? `: ${detail}` : ""})`,
         "Check the key (`coverage config set api-key`, reads stdin, or COVERAGE_API_KEY); a proxy or gateway on the way may be dropping the x-api-key header.",

@@ -208,8 +208,8 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
         accept: "application/json",
         "user-agent": "coverage-cli",
       };
-      // The checks go without the key (README), as their --dry-run shows.
-      if (apiKey && isApi) headers["x-api-key"] = apiKey;
+      // "Every request carries the API key" (spec); the checks merely do not require one.
+      if (apiKey) headers["x-api-key"] = apiKey;
       let payload: string | undefined;
       if (req.body !== undefined) {
         headers["content-type"] = "application/json";
@@ -242,7 +242,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
       const status = !outcome.ok && outcome.error instanceof AttemptTimeout ? "timeout" : result;
       verbose?.(
         `${req.method} ${shown} ${status} ${ms} ms ${retries} ${retries === 1 ? "retry" : "retries"}` +
-          (apiKey && isApi ? " x-api-key: ***" : ""),
+          (apiKey ? " x-api-key: ***" : ""),
       );
 
       if (!outcome.ok) {

@@ -24,21 +24,32 @@ export function proxyOptionsFor(hostname: string, env: NodeJS.ProcessEnv): Proxy
 }
 
 /**
- * The proxy a request to `url` goes through, or undefined: `NO_PROXY` read as undici reads it
- * (`*`, host names with or without a leading dot, matching the host and its subdomains, an
- * optional `:port`). Only for messages: undici makes the decision itself.
+ * The proxy a request to `url` goes through, or undefined, decided as undici's
+ * EnvHttpProxyAgent decides (only for messages; undici makes the decision itself): https falls
+ * back to the http proxy; `NO_PROXY` of exactly `*` turns proxies off; other entries are host
+ * names (a leading `.` or `*.` ignored) matching the host and its subdomains, with an optional
+ * `:port`.
  */
 export function proxyFor(url: URL, options: ProxyOptions): string | undefined {
-  const proxy = url.protocol === "https:" ? options.httpsProxy : options.httpProxy;
+  const https = url.protocol === "https:";
+  const proxy = https ? options.httpsProxy || options.httpProxy : options.httpProxy;
   if (!proxy) return undefined;
-  const host = url.hostname.toLowerCase();
-  const port = url.port || (url.protocol === "https:" ? "443" : "80");
-  for (const raw of options.noProxy.toLowerCase().split(/[,\s]+/)) {
-    if (!raw) continue;
-    if (raw === "*") return undefined;
-    const [name = "", entryPort] = raw.replace(/^\*?\./, "").split(":");
-    if (entryPort && entryPort !== port) continue;
-    if (host === name || host.endsWith(`.${name}`)) return undefined;
+  // From `host`, not `hostname`, so an IPv6 address keeps its brackets as in NO_PROXY.
+  const host = url.host.replace(/:\d*$/, "").toLowerCase();
+  const port = Number.parseInt(url.port, 10) || (https ? 443 : 80);
+  const entries = options.noProxy
+    .split(/[,\s]/)
+    .filter(Boolean)
+    .map((entry) => {
+      const m = /^(.+):(\d+)$/.exec(entry);
+      const name = (m?.[1] ?? entry).replace(/^\*?\./, "").toLowerCase();
+      return { name, port: m?.[2] ? Number.parseInt(m[2], 10) : 0 };
+    });
+  if (entries.length === 0) return proxy;
+  if (options.noProxy === "*") return undefined;
+  for (const e of entries) {
+    if (e.port && e.port !== port) continue;
+    if (host === e.name || host.endsWith(`.${e.name}`)) return undefined;
   }
   return proxy;
 }

@@ -117,7 +117,8 @@ export async function createContext(
     printDryRun: (req) => {
       // What a dry run shows must be what would be sent: the same base URL checks.
       if (settings.backend.kind === "http") checkBaseUrl(settings.backend.baseUrl, settings.apiKey);
-      io.stdout.write(JSON.stringify(describeRequest(baseUrlOf(settings), req)) + "\n");
+      const keySet = settings.backend.kind === "http" && Boolean(settings.apiKey);
+      io.stdout.write(JSON.stringify(describeRequest(baseUrlOf(settings), req, keySet)) + "\n");
     },
     notice,
     warn,

@@ -25,7 +25,9 @@ async function run(): Promise<void> {
     setTimeout(() => process.exit(ExitCode.interrupted), 3000).unref();
   });
   process.stdout.on("error", (err: NodeJS.ErrnoException) => {
-    if (err.code === "EPIPE") process.exit(interrupted ? ExitCode.interrupted : ExitCode.ok);
+    // A download stopped by SIGTERM or SIGHUP has set its own code (143, 129) already.
+    if (err.code === "EPIPE")
+      process.exit(interrupted ? ExitCode.interrupted : Number(process.exitCode ?? ExitCode.ok));
   });
 
   const code = await runCli(argv, { env: process.env, signal: controller.signal });

@@ -45,7 +45,13 @@ export function registerHealth(program: Command, run: RunEnvironment): void {
           const keyed = [report.health, report.ready].find((r) =>
             [401, 403, 429].includes(r.status),
           );
-          if (keyed) throw errorFromResponse(keyed.status, keyed.body, "health");
+          if (keyed)
+            throw errorFromResponse(
+              keyed.status,
+              keyed.body,
+              "health",
+              Boolean(ctx.settings.apiKey),
+            );
           const failed = healthRows(report)
             .filter((r) => r.status !== 200)
             .map((r) => `/${String(r.name)} answered ${String(r.status)}`);

@@ -40,7 +40,9 @@ export function readProfile(name: string, env: NodeJS.ProcessEnv = process.env):
       "Fix or delete it, then use `coverage config set`.",
     );
   }
-  const profile = result.data.profiles?.[name];
+  const profiles = result.data.profiles ?? {};
+  // Own properties only: `toString` or `constructor` must not pass for profiles.
+  const profile = Object.hasOwn(profiles, name) ? profiles[name] : undefined;
   if (profile === undefined && name !== "default") throw missing();
   return profile ?? {};
 }

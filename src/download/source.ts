@@ -2,7 +2,7 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
-import { isTimeout, networkError } from "../backend/http-errors.js";
+import { AttemptTimeout, isTimeout, networkError } from "../backend/http-errors.js";
 import { redactUrl } from "../backend/http-redact.js";
 import { proxyFor, proxyOptionsFor } from "../backend/proxy.js";
 import { InterruptedError, NotFoundError, UnexpectedError } from "../errors.js";
@@ -97,6 +97,10 @@ export async function openSource(url: string, options: SourceOptions): Promise<D
   const started = Date.now();
   const log = (result: string) =>
     options.verbose?.(`GET ${shown} ${result} ${Date.now() - started} ms 0 retries (file)`);
+  // One deadline up to the answer's headers, a proxy's CONNECT included (undici's own timeouts
+  // do not cover a proxy that never answers); the body then has undici's idle timeout.
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new AttemptTimeout()), timeoutMs);
   try {
     const res = await request(url, {
       dispatcher: agent.compose(redirect({ maxRedirections: MAX_REDIRECTS })),
@@ -104,8 +108,8 @@ export async function openSource(url: string, options: SourceOptions): Promise<D
       headers: { "user-agent": "coverage-cli" },
       // 1 MiB buffers: undici's 64 KiB default halves throughput on large files (bench/).
       highWaterMark: CHUNK,
-      signal,
-    });
+      signal: AbortSignal.any([signal, deadline.signal]),
+    }).finally(() => clearTimeout(timer));
     log(String(res.statusCode));
     if (res.statusCode < 200 || res.statusCode >= 300) {
       await res.body.dump().catch(() => undefined);

@@ -18,10 +18,22 @@ export async function runTerminable<T>(
   const onRun = () => ctrl.abort(signal.reason);
   if (signal.aborted) onRun();
   else signal.addEventListener("abort", onRun, { once: true });
+  const release = () => {
+    for (const [name, handler] of handlers) process.off(name, handler);
+  };
+  // After the cleanup (or a second signal), die the way the signal would have killed us.
+  const reraise = (name: Terminating) => {
+    release();
+    process.kill(process.pid, name);
+  };
   const handlers = (Object.keys(SIGNALS) as Terminating[]).map((name) => {
     const handler = () => {
-      by ??= name;
+      if (by) return reraise(name);
+      by = name;
+      process.exitCode = 128 + SIGNALS[name];
       ctrl.abort();
+      // Cleanup takes milliseconds; a stdout nobody reads could keep the process alive.
+      setTimeout(() => reraise(name), 3000).unref();
     };
     process.on(name, handler);
     return [name, handler] as const;
@@ -29,10 +41,11 @@ export async function runTerminable<T>(
   try {
     return await task(ctrl.signal);
   } catch (err) {
-    if (by) throw new TerminatedError(`download stopped by ${by}; nothing was saved`, SIGNALS[by]);
+    if (by)
+      throw new TerminatedError(`download stopped by ${by}; no partial file was left`, SIGNALS[by]);
     throw err;
   } finally {
     signal.removeEventListener("abort", onRun);
-    for (const [name, handler] of handlers) process.off(name, handler);
+    release();
   }
 }

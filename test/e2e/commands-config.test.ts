@@ -132,6 +132,20 @@ describe("coverage config", () => {
     expect(() => readFileSync(file)).toThrow();
   });
 
+  it.each(["nope", "toString", "constructor"])(
+    "a named profile that is not in the file (%s) is an error for other commands (exit 2)",
+    async (name) => {
+      const { run } = setup();
+      expect((await run(["--profile", "work", "config", "set", "format", "json"])).exitCode).toBe(
+        0,
+      );
+      const r = await run(["--data", RULES_DATA, "--profile", name, "payers"]);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain(`profile '${name}' is not in`);
+      expect((await run(["--data", RULES_DATA, "--profile", "work", "payers"])).exitCode).toBe(0);
+    },
+  );
+
   it("profiles: --profile and COVERAGE_PROFILE; a dotted name is one key, not a path", async () => {
     const { run, stored } = setup();
     await run(["--profile", "team.a", "config", "set", "format", "ndjson"]);

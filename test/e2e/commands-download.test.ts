@@ -320,7 +320,7 @@ describe("coverage download over HTTP (scripted server on 127.0.0.1)", () => {
       child.kill(signal);
       const r = await child;
       expect(r.exitCode).toBe(exit);
-      expect(r.stderr).toContain(`download stopped by ${signal}; nothing was saved`);
+      expect(r.stderr).toContain(`download stopped by ${signal}; no partial file was left`);
       expect(readdirSync(cwd)).toEqual(["SLOW.pdf"]);
       expect(readFileSync(path.join(cwd, "SLOW.pdf"), "utf8")).toBe("previous");
     },

@@ -77,14 +77,39 @@ describe("coverage health", () => {
       if (exit) expect(r.stderr).toContain(`/ready answered ${status}`);
     });
 
-    it("the checks go without the key, as the dry run shows", async () => {
-      ready = 200;
-      keys.length = 0;
-      const env = { ...TABLE_ENV, COVERAGE_API_KEY: "sk-test-health-1234" };
-      const r = await runCoverage(["--api-url", base, "-v", "health"], { env });
-      expect(r.exitCode, r.stderr).toBe(0);
-      expect(keys).toEqual([undefined, undefined]);
-      expect(r.stderr).not.toContain("x-api-key");
+    it.each([
+      { key: "sk-test-health-1234", sent: ["sk-test-health-1234", "sk-test-health-1234"] },
+      { key: "", sent: [undefined, undefined] },
+    ])(
+      "the checks carry the key when one is set ($key), as the dry run shows",
+      async ({ key, sent }) => {
+        ready = 200;
+        keys.length = 0;
+        const env = { ...TABLE_ENV, COVERAGE_API_KEY: key };
+        const r = await runCoverage(["--api-url", base, "-v", "health"], { env });
+        expect(r.exitCode, r.stderr).toBe(0);
+        expect(keys).toEqual(sent);
+        expect(r.stderr).not.toContain(key || "never");
+        const dry = await runCoverage(["--api-url", base, "health", "--dry-run"], { env });
+        const headers = dry.stdout.split("\n").map((l) => JSON.parse(l).headers);
+        expect(headers).toEqual(key ? [{ "x-api-key": "***" }, { "x-api-key": "***" }] : [{}, {}]);
+      },
+    );
+
+    it("a 403 from the checks without a key asks for one (exit 3)", async () => {
+      const s = createServer((_req, res) => {
+        res.writeHead(403, { "content-type": "application/json" });
+        res.end(JSON.stringify({ detail: "Not authenticated" }));
+      });
+      await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
+      try {
+        const url = `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+        const r = await runCoverage(["--api-url", url, "health"], { env: TABLE_ENV });
+        expect(r.exitCode).toBe(3);
+        expect(r.stderr).toContain("error: the API needs a key (403: Not authenticated)");
+      } finally {
+        await new Promise((resolve) => s.close(resolve));
+      }
     });
 
     it("table output when not ready", async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it, type TestContext } from "vitest";
@@ -166,6 +166,26 @@ describe.concurrent("HTTP backend: proxies from the environment", () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(p.targets).toEqual([`api.coverage.invalid:${s.port}`, `api.coverage.invalid:${s.port}`]);
     expect(s.requests.map((q) => q.url)).toEqual(["/health", "/ready"]);
+  });
+
+  it("a download link behind a proxy that never answers ends at --timeout (exit 1)", async (t) => {
+    const p = await proxy(t, { connect: "hang" });
+    const api = await serve(t, (_req, res) =>
+      json(res, 200, {
+        url: "https://files.coverage.invalid/x.pdf?signature=abc",
+        content_type: "application/pdf",
+        filename: "X.pdf",
+      }),
+    );
+    const cwd = mkdtempSync(path.join(os.tmpdir(), "coverage-dl-proxy-"));
+    const r = await runCoverage(
+      ["--api-url", api.url, "--timeout", "1000", "download", "a/b/2026-01-01"],
+      { env: viaProxy(p), cwd },
+    );
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`timed out after 1000 ms through the proxy ${p.url}`);
+    expect(p.targets).toEqual(["files.coverage.invalid:443"]);
+    expect(readdirSync(cwd)).toEqual([]);
   });
 
   it("a proxy that refuses connections is named as such (exit 1)", async () => {

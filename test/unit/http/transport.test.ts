@@ -53,8 +53,20 @@ describe("proxyFor (for messages; undici decides by itself)", () => {
     ["https://api.example.com", "example.com:8443", "http://s:2"],
     ["https://api.example.com:8443", "example.com:8443", undefined],
     ["https://notexample.com", "example.com", "http://s:2"],
+    // `*` turns proxies off only as the whole value (undici's reading).
+    ["https://api.example.com", "other.com,*", "http://s:2"],
+    ["https://[2001:db8::1]:8443", "[2001:db8::1]", undefined],
+    ["https://[2001:db8::1]:8443", "[2001:db8::1]:8443", undefined],
+    ["https://[2001:db8::1]:8443", "[2001:db8::1]:443", "http://s:2"],
   ])("%s with NO_PROXY=%j -> %s", (url, noProxy, expected) => {
     expect(proxyFor(new URL(url), { ...P, noProxy })).toBe(expected);
+  });
+
+  it("https without HTTPS_PROXY goes through HTTP_PROXY, as undici does", () => {
+    const url = new URL("https://api.example.com");
+    expect(proxyFor(url, { httpProxy: "http://p:1", httpsProxy: "", noProxy: "" })).toBe(
+      "http://p:1",
+    );
   });
 });
 

@@ -311,7 +311,12 @@ async function download() {
     const env = cleanEnv({ COVERAGE_API_KEY: "bench-key-0000" });
     // Each run writes a new file: overwriting the previous run's 200 MB would also time the
     // filesystem freeing it (seconds on a disk mounted with online discard), not the download.
-    const removing = (file) => () => rmSync(file, { force: true });
+    // `sync` then lets the filesystem finish freeing it (and write back the last run's pages)
+    // before the clock starts, instead of during the next run.
+    const removing = (file) => () => {
+      rmSync(file, { force: true });
+      spawnSync("sync");
+    };
     const cases = [
       {
         name: "curl",

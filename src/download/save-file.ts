@@ -6,6 +6,7 @@ import { addAbortSignal, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { DownloadLink } from "../contract/index.js";
 import { CliError, InterruptedError, UnexpectedError, UsageError } from "../errors.js";
+import { reclaimReadBuffers } from "./reclaim.js";
 import { safeBaseName } from "./safe-name.js";
 import { openSource } from "./source.js";
 import { checkOverwrite, resolveTarget } from "./target.js";
@@ -127,8 +128,10 @@ export async function writeFileAtomically(
     addAbortSignal(options.signal, source);
     file = await open(temp, "wx");
     created = true;
+    const reclaim = reclaimReadBuffers();
     for await (const chunk of source as AsyncIterable<Buffer | string>) {
       bytes += writeChunk(file.fd, chunk);
+      reclaim(bytes);
       options.onBytes?.(bytes);
     }
     await file.close();
@@ -173,9 +176,11 @@ export async function saveDownload(link: DownloadLink, options: SaveOptions): Pr
   try {
     if (target.kind === "stdout") {
       let bytes = 0;
+      const reclaim = reclaimReadBuffers();
       try {
         countBytes(source.stream, (n) => {
           bytes = n;
+          reclaim(n);
           progress?.update(n);
         });
         await pipeline(source.stream, options.stdout, { signal: options.signal, end: false });

@@ -14,7 +14,7 @@ describe("reclaimReadBuffers", () => {
     { label: "big chunks", counts: [3 * RECLAIM_EVERY, 3 * RECLAIM_EVERY + 10], calls: 1 },
   ])("collects $label", ({ counts, calls }) => {
     let made = 0;
-    const reclaim = reclaimReadBuffers(RECLAIM_EVERY, (options) => {
+    const reclaim = reclaimReadBuffers(RECLAIM_EVERY, () => (options) => {
       expect(options).toEqual({ type: "minor", execution: "sync" });
       made += 1;
     });
@@ -23,7 +23,19 @@ describe("reclaimReadBuffers", () => {
   });
 
   it("is a no-op where V8 offers no collector", () => {
-    expect(() => reclaimReadBuffers(1, null)(10)).not.toThrow();
+    expect(() => reclaimReadBuffers(1, () => null)(10)).not.toThrow();
+  });
+
+  it("asks for the collector only once a transfer reaches the interval", () => {
+    let asked = 0;
+    const reclaim = reclaimReadBuffers(RECLAIM_EVERY, () => {
+      asked += 1;
+      return () => undefined;
+    });
+    reclaim(RECLAIM_EVERY - 1);
+    expect(asked).toBe(0);
+    reclaim(RECLAIM_EVERY);
+    expect(asked).toBe(1);
   });
 });
 

@@ -17,12 +17,16 @@ export function refKeys(ref: CodeReference): string[] {
   return ref.codes.map((c) => codeKey(ref.code_system, c));
 }
 
-/** Rule Filter 5: one ref matches a version with a link of its system, one of its codes and, if given, one of its relationships. */
+/**
+ * Rule Filter 5: one ref matches a version with a link of its system, one of its codes and, if
+ * given, one of its relationships. A given empty list holds none, so it matches nothing (read
+ * literally, like `payer_ids: []`).
+ */
 export function matchesCodeRef(version: PolicyRecord, ref: CodeReference): boolean {
   const keys = new Set(refKeys(ref));
   const rels = ref.relationship ?? null;
   return version.codes.some(
-    (c) => keys.has(c.key) && (rels === null || rels.length === 0 || rels.includes(c.relationship)),
+    (c) => keys.has(c.key) && (rels === null || rels.includes(c.relationship)),
   );
 }
 

@@ -37,11 +37,12 @@ export function stripMarkup(text: string): string {
 
 /**
  * Splits text into lower-case terms on anything that is not a letter or digit (so markdown
- * punctuation such as `**`, `#`, `_` or `` ` `` never forms part of a term).
+ * punctuation such as `**`, `#`, `_` or `` ` `` never forms part of a term). It splits before
+ * lower-casing: "İ" lower-cases to "i" and a combining dot, which is not a letter.
  */
 export function tokenize(text: string): string[] {
   return text
-    .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
-    .filter((t) => t.length > 0);
+    .filter((t) => t.length > 0)
+    .map((t) => t.toLowerCase());
 }

@@ -120,6 +120,12 @@ describe("matchesCodeRef (rule Filter 5: system, normalised code, relationship l
       expected: true,
     },
     {
+      name: "relationship [] given: no relationship is in it",
+      id: "c/three/2020-01-01",
+      ref: { code_system: "CPT", codes: ["97110"], relationship: [] },
+      expected: false,
+    },
+    {
       name: "relationship must hold on the link of that code, not another code's",
       id: "c/three/2020-01-01",
       ref: { code_system: "CPT", codes: ["97110"], relationship: ["DOES_NOT_COVER"] },

@@ -10,6 +10,8 @@ describe("tokenize (rule Ordering: terms split on non letters/digits, case-insen
     ["knee-high_socks", ["knee", "high", "socks"]],
     ["  ", []],
     ["Émile Zoë 2024", ["émile", "zoë", "2024"]],
+    // "İ" lower-cases to "i" + U+0307 (not a letter): the word stays one term.
+    ["İzmir clinic", ["i\u0307zmir", "clinic"]],
     ["**bold** _em_ `code` # head > quote", ["bold", "em", "code", "head", "quote"]],
   ])("%j -> %j", (text, expected) => {
     expect(tokenize(text)).toEqual(expected);

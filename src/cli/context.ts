@@ -60,9 +60,12 @@ export async function createContext(
   const now = run.now ?? (() => new Date());
   let transport: Promise<{ transport: Transport; today: string }> | undefined;
 
+  // A line on stderr for people, dimmed; `notice` only when a person is there to read it.
+  const say = (message: string) => {
+    if (!settings.quiet) io.stderr.write(io.chalk.dim(stripControls(message)) + "\n");
+  };
   const notice = (message: string) => {
-    if (!settings.quiet && io.stderrIsTTY)
-      io.stderr.write(io.chalk.dim(stripControls(message)) + "\n");
+    if (io.stderrIsTTY) say(message);
   };
   const warn = (message: string) => {
     if (!settings.quiet) io.stderr.write(`warning: ${stripControls(message)}\n`);
@@ -76,8 +79,10 @@ export async function createContext(
           import("../backend/local.js"),
         ]);
         const loaded = await loadDataset(settings.backend.data ?? bundledDatasetPath());
+        // cli.md: this one line is on stderr whether or not it is a TTY (unless --quiet), so a
+        // script learns that it is reading sample data.
         if (settings.backend.defaulted)
-          notice(
+          say(
             `${settings.backend.data ? `Using the local engine over ${settings.backend.data}` : "Using the bundled sample data"} (no API configured). Point at the live API with --api-url, COVERAGE_API_URL or \`coverage config set api-url URL\`.`,
           );
         const today = resolveToday(settings.today, undefined, loaded.db.asOf, now());

@@ -146,4 +146,13 @@ describe("the 'no API configured' notice names the dataset that answers", () => 
     const r = await run(["--data", RULES_DATA, "payers", "--limit", "1", "-q"]);
     expect(r.stderr).not.toContain("no API configured");
   });
+
+  it("is on stderr when stderr is not a TTY too (cli.md: one line on stderr), never on stdout", async () => {
+    const r = await runCoverage(["payers", "--limit", "1", "--json"]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain("Using the bundled sample data (no API configured)");
+    expect(r.stdout).not.toContain("no API configured");
+    const quiet = await runCoverage(["payers", "--limit", "1", "--json", "-q"]);
+    expect(quiet.stderr).toBe("");
+  });
 });

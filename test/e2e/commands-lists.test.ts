@@ -5,7 +5,8 @@ import { ROOT, RULES_DATA, runCoverage } from "../helpers/cli.js";
 const COMMANDS_DATA = path.join(ROOT, "test", "fixtures", "commands", "dataset.json");
 
 const TABLE_ENV = { COLUMNS: "100", NO_COLOR: "1" };
-const run = (args: string[]) => runCoverage(["--data", RULES_DATA, ...args], { env: TABLE_ENV });
+const run = (args: string[]) =>
+  runCoverage(["--local", "--data", RULES_DATA, ...args], { env: TABLE_ENV });
 
 describe("coverage payers / lobs / updates (e2e, rules dataset)", () => {
   it.each([

@@ -5,7 +5,7 @@ import { ROOT, RULES_DATA, runCoverage } from "../helpers/cli.js";
 const COMMANDS_DATA = path.join(ROOT, "test", "fixtures", "commands", "dataset.json");
 const TABLE_ENV = { COLUMNS: "100", NO_COLOR: "1" };
 const run = (args: string[], data = RULES_DATA) =>
-  runCoverage(["--data", data, ...args], { env: TABLE_ENV });
+  runCoverage(["--local", "--data", data, ...args], { env: TABLE_ENV });
 
 describe("coverage policy (e2e)", () => {
   it.each([

@@ -15,6 +15,7 @@ import {
   FilterRequest,
   formatDetailLines,
   formatValidationDetail,
+  safeParseBounded,
   LobPage,
   LobsQuery,
   PayerPage,
@@ -41,7 +42,7 @@ export function validateInput<S extends z.ZodType>(
   where: "body" | "query" | "path",
   hint?: (loc: Array<string | number>) => string | undefined,
 ): z.infer<S> {
-  const result = schema.safeParse(input, { reportInput: true });
+  const result = safeParseBounded(schema, input);
   if (result.success) return result.data;
   const detail = formatValidationDetail(result.error, input, [where]);
   const lines = formatDetailLines(detail).map((line, i) => {

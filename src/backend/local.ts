@@ -1,7 +1,7 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ApiRequest, ApiResponse } from "../api/request.js";
-import type { LoadedDataset } from "../dataset/load.js";
+import { hasStoredFile, type LoadedDataset } from "../dataset/load.js";
 import { handleApiRequest, type EngineContext } from "../engine/router.js";
 import type { Transport } from "./transport.js";
 
@@ -13,6 +13,7 @@ export function createLocalTransport(dataset: LoadedDataset, today: string): Tra
     db: dataset.db,
     today,
     linkFor: (_version, _variant, file) => pathToFileURL(path.resolve(dataset.dir, file)).href,
+    hasFile: (file) => hasStoredFile(dataset, file),
   };
   return {
     kind: "local",

@@ -106,13 +106,20 @@ function pickSourced<T>(
 
 /** An empty flag value is a mistake (an unset shell variable), not "use the default". */
 function refuseEmptyFlags(flags: GlobalFlags): void {
-  const named: Array<[string, string | undefined]> = [
+  refuseEmpty([
     ["--api-url", flags.apiUrl],
     ["--profile", flags.profile],
     ["--data", flags.data],
     ["--today", flags.today],
     ["--timeout", flags.timeout],
-  ];
+  ]);
+}
+
+/**
+ * Refuses a flag given an empty value (usually an unset shell variable): falling back silently
+ * would answer from other data, or, for `serve --api-key ""`, turn authentication off.
+ */
+export function refuseEmpty(named: Array<[string, string | undefined]>): void {
   for (const [name, value] of named)
     if (value !== undefined && value.trim() === "")
       throw new UsageError(

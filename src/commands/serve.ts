@@ -1,6 +1,11 @@
 import type { Command } from "commander";
 import type { RunEnvironment } from "../cli/context.js";
-import { resolveProfileName, resolveSettings, type GlobalFlags } from "../cli/settings.js";
+import {
+  refuseEmpty,
+  resolveProfileName,
+  resolveSettings,
+  type GlobalFlags,
+} from "../cli/settings.js";
 import { readProfile } from "../config/read.js";
 import { UsageError } from "../errors.js";
 import { examples } from "./shared.js";
@@ -31,7 +36,11 @@ export function registerServe(program: Command, run: RunEnvironment): void {
     )
     .action(async (_opts: unknown, command: Command) => {
       const flags = command.optsWithGlobals<ServeFlags>();
-      const { env } = run;
+      refuseEmpty([
+        ["--api-key", flags.apiKey],
+        ["--host", flags.host],
+        ["--port", flags.port],
+      ]);
       if (flags.apiUrl)
         throw new UsageError(
           "serve runs the local engine: --api-url does not apply",
@@ -40,8 +49,8 @@ export function registerServe(program: Command, run: RunEnvironment): void {
       // --sandbox here means "act as the sandbox", not "call the sandbox URL".
       const settings = resolveSettings(
         { ...flags, apiUrl: undefined, sandbox: undefined, local: true },
-        env,
-        readProfile(resolveProfileName(flags, env), env),
+        run.env,
+        readProfile(resolveProfileName(flags, run.env), run.env),
       );
       const stderr = run.stderr ?? process.stderr;
       // Loaded here, not at start-up: node:http is only needed by this command.
@@ -53,7 +62,7 @@ export function registerServe(program: Command, run: RunEnvironment): void {
         const server = await startCoverageServer({
           data: settings.backend.kind === "local" ? settings.backend.data : undefined,
           today: settings.today,
-          apiKey: flags.apiKey || env.COVERAGE_SERVE_KEY || undefined,
+          apiKey: flags.apiKey || run.env.COVERAGE_SERVE_KEY || undefined,
           sandbox: Boolean(flags.sandbox),
           host: flags.host ?? "127.0.0.1",
           port: parsePort(flags.port, 8787),

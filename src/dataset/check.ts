@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { DatasetInput } from "./schema.js";
 
 export interface DatasetProblem {
@@ -10,6 +11,14 @@ export function jsonPath(path: ReadonlyArray<PropertyKey>): string {
   return path
     .map((p, i) => (typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`))
     .join("");
+}
+
+/** A stored file's path: relative, not empty, and never leading out of the dataset's folder. */
+export function isInsideFolder(file: string): boolean {
+  const slashed = file.replaceAll("\\", "/");
+  if (slashed === "" || slashed.startsWith("/") || /^[A-Za-z]:/.test(slashed)) return false;
+  const normal = path.posix.normalize(slashed);
+  return normal !== "." && normal !== ".." && !normal.startsWith("../");
 }
 
 /** The cross-reference rules of `dataset-format.md` that a schema cannot state. */
@@ -35,12 +44,25 @@ export function checkDatasetReferences(dataset: DatasetInput, max = 10): Dataset
     if (ids.has(p.policy_id))
       add(["policies", i, "policy_id"], `duplicate policy_id '${p.policy_id}'`);
     ids.add(p.policy_id);
-    const last = p.policy_id.slice(p.policy_id.lastIndexOf("/") + 1);
-    if (!p.policy_id.includes("/") || last !== p.effective_from_date)
+    const segments = p.policy_id.split("/");
+    if (segments.length < 3 || segments.some((seg) => seg === "" || seg === "." || seg === ".."))
+      add(
+        ["policies", i, "policy_id"],
+        "must be <source>/<policy_key>/<effective_from_date>: three or more segments, none empty, '.' or '..'",
+      );
+    else if (segments.at(-1) !== p.effective_from_date)
       add(
         ["policies", i, "policy_id"],
         `must end with '/${p.effective_from_date}' (its effective_from_date)`,
       );
+    for (const variant of ["display", "text"] as const) {
+      const file = p.files?.[variant];
+      if (file !== undefined && !isInsideFolder(file))
+        add(
+          ["policies", i, "files", variant],
+          "must be a path relative to the dataset's folder, inside it (no absolute path, no '..' out of it)",
+        );
+    }
     if (p.effective_to_date !== null && p.effective_to_date <= p.effective_from_date)
       add(
         ["policies", i, "effective_to_date"],

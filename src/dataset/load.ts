@@ -1,11 +1,20 @@
-import { readFileSync } from "node:fs";
+import { isUtf8 } from "node:buffer";
+import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { UsageError } from "../errors.js";
 import { indexDataset, type Db } from "../engine/db.js";
 import { checkDatasetReferences, jsonPath } from "./check.js";
 import { isWellFormedDataset } from "./fast-check.js";
-import { Dataset, type DatasetInput } from "./schema.js";
+import { safeParseBounded, TOO_MANY } from "../contract/index.js";
+import {
+  Dataset,
+  DatasetCode,
+  type DatasetInput,
+  DatasetLob,
+  DatasetPayer,
+  DatasetPolicy,
+} from "./schema.js";
 
 export interface LoadedDataset {
   db: Db;
@@ -44,14 +53,48 @@ export function parseDataset(raw: unknown, file: string): DatasetInput {
 
 // The slow path, for its messages: zod names every problem with its JSON path.
 function parseWithSchema(raw: unknown, file: string): Dataset {
-  const result = Dataset.safeParse(raw);
-  if (!result.success) {
-    throw badDataset(
-      file,
-      result.error.issues.slice(0, 5).map((i) => `${jsonPath(i.path) || "(root)"}: ${i.message}`),
-    );
+  const result = safeParseBounded(Dataset, raw);
+  if (result.success) return result.data;
+  const issues = result.error.issues[0]?.message === TOO_MANY ? itemIssues(raw) : [];
+  throw badDataset(
+    file,
+    (issues.length ? issues : result.error.issues)
+      .slice(0, 5)
+      .map((i) => `${jsonPath(i.path) || "(root)"}: ${messageOf(i)}`),
+  );
+}
+
+/** zod's message, except for a field left out, which zod reports as a wrong type or value. */
+function messageOf(issue: { path: PropertyKey[]; message: string; input?: unknown }): string {
+  return issue.path.length > 0 && "input" in issue && issue.input === undefined
+    ? "required field missing"
+    : issue.message;
+}
+
+const ITEMS = {
+  payers: DatasetPayer,
+  lobs: DatasetLob,
+  codes: DatasetCode,
+  policies: DatasetPolicy,
+};
+
+/** Too many problems for one pass: the first ones, item by item, so the path is still named. */
+function itemIssues(raw: unknown): Array<{ path: PropertyKey[]; message: string }> {
+  for (const [key, schema] of Object.entries(ITEMS)) {
+    const list = (raw as Record<string, unknown>)[key];
+    if (!Array.isArray(list)) continue;
+    for (let i = 0; i < list.length; i++) {
+      const result = safeParseBounded(schema, list[i]);
+      if (!result.success)
+        return result.error.issues.map((issue) => ({ ...issue, path: [key, i, ...issue.path] }));
+    }
   }
-  return result.data;
+  return [];
+}
+
+/** Whether a dataset's stored file (a path relative to its folder) is there, as a file. */
+export function hasStoredFile(dataset: LoadedDataset, file: string): boolean {
+  return statSync(path.resolve(dataset.dir, file), { throwIfNoEntry: false })?.isFile() === true;
 }
 
 /** Reads, checks and indexes a dataset file. */
@@ -69,6 +112,10 @@ export async function loadDataset(file: string): Promise<LoadedDataset> {
       "Check the path given to --data or COVERAGE_DATA.",
     );
   }
+  // A byte-order mark is allowed (editors on Windows write one); bytes that are not UTF-8 are not.
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (text.includes("\ufffd") && !isUtf8(readFileSync(abs)))
+    throw badDataset(file, ["(root): not UTF-8 text (the format is one UTF-8 JSON file)"]);
   let raw: unknown;
   try {
     raw = JSON.parse(text);

@@ -4,6 +4,7 @@ import {
   DownloadQuery,
   FilterRequest,
   formatValidationDetail,
+  safeParseBounded,
   LobsQuery,
   PayersQuery,
   UpdatesQuery,
@@ -23,6 +24,8 @@ export interface EngineContext {
   today: string;
   /** Where the transport serves a stored file (a `file://` URL in-process, signed HTTP via serve). */
   linkFor(version: PolicyRecord, variant: DownloadVariant, file: string): string;
+  /** Whether a stored file is really there (the transport's I/O); without it, assumed so. */
+  hasFile?(file: string): boolean;
 }
 
 export const NOT_FOUND = { detail: "Policy not found" };
@@ -56,7 +59,7 @@ function parseWith<S extends z.ZodType>(
   where: "body" | "query",
   shown: unknown = input,
 ): { ok: true; value: z.infer<S> } | { ok: false; response: ApiResponse } {
-  const result = schema.safeParse(input, { reportInput: true });
+  const result = safeParseBounded(schema, input);
   if (result.success) return { ok: true, value: result.data };
   return {
     ok: false,
@@ -124,7 +127,7 @@ export function handleApiRequest(ctx: EngineContext, req: ApiRequest): ApiRespon
     if (!version) return { status: 404, body: NOT_FOUND };
     const variant = parsed.value.variant ?? "display";
     const file = storedFile(version, variant);
-    if (!file) return { status: 404, body: NO_FILE };
+    if (!file || ctx.hasFile?.(file) === false) return { status: 404, body: NO_FILE };
     return ok(buildDownloadLink(version, variant, ctx.linkFor(version, variant, file)));
   }
   return { status: 404, body: { detail: "Not Found" } };

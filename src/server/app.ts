@@ -5,7 +5,7 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { ApiRequest, ApiResponse, QueryPairs } from "../api/request.js";
 import { redactUrl } from "../backend/http-redact.js";
-import type { LoadedDataset } from "../dataset/load.js";
+import { hasStoredFile, type LoadedDataset } from "../dataset/load.js";
 import { buildDownloadLink, storedFile } from "../engine/download.js";
 import { handleApiRequest, NO_FILE, NOT_FOUND, unprocessable } from "../engine/router.js";
 import { checkApiKey, createRateLimiter, type RateLimiter } from "./guard.js";
@@ -179,6 +179,7 @@ export function createServeHandler(
       today: options.today(),
       linkFor: (version: { policy_id: string }, variant: "display" | "text") =>
         base + signer.sign(version.policy_id, variant),
+      hasFile: (file: string) => hasStoredFile(dataset, file),
     };
     const apiReq: ApiRequest = {
       method: req.method as "GET" | "POST",

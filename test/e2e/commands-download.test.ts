@@ -130,6 +130,22 @@ describe("coverage download, local engine (file:// links)", () => {
   });
 });
 
+describe("a dataset file that names a stored file not on disk", () => {
+  // The rules dataset, copied beside no files folder: every stored path points at nothing.
+  const dir = tempDir();
+  const data = path.join(dir, "dataset.json");
+  writeFileSync(data, readFileSync(RULES_DATA));
+
+  it.each([["--url-only"], []])("download %s: 404 no file stored, exit 4", async (...extra) => {
+    const cwd = tempDir();
+    const r = await runCoverage(["--data", data, "download", "a/pt/2025-01-01", ...extra], { cwd });
+    expect(r.exitCode, r.stderr).toBe(4);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain("No file stored for this policy");
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+});
+
 describe("coverage download over HTTP (scripted server on 127.0.0.1)", () => {
   let server: Server;
   let base: string;

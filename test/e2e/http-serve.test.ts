@@ -306,6 +306,17 @@ describe("coverage serve: options and lifecycle", () => {
     expect(r.stdout).toBe("");
   });
 
+  // An empty --api-key would turn authentication off; an empty --host would bind every address.
+  it.each([["--api-key"], ["--host"], ["--port"]])(
+    "%s '': exit 2, nothing served",
+    async (flag) => {
+      const r = await runCoverage(["serve", "--port", "0", flag, "", "--data", HTTP_DATA]);
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`${flag} was given an empty value`);
+      expect(r.stdout).toBe("");
+    },
+  );
+
   it("--api-url does not apply to serve: exit 2", async () => {
     const r = await runCoverage(["serve", "--api-url", "https://x.example", "--port", "0"]);
     expect(r.exitCode, r.stderr).toBe(2);

@@ -3,6 +3,8 @@ import {
   FilterRequest,
   formatDetailLines,
   formatValidationDetail,
+  safeParseBounded,
+  TOO_MANY,
   type ValidationErrorItem,
 } from "../../../src/contract/index.js";
 
@@ -238,5 +240,31 @@ describe("formatDetailLines", () => {
         { loc: ["body", "limit"], msg: "Too big", type: "less_than_equal" },
       ]),
     ).toEqual(["body.policies.states.0: Input should be one of AL", "body.limit: Too big"]);
+  });
+});
+
+describe("safeParseBounded: input with more problems than zod can gather", () => {
+  it("a body with 130,000 bad codes in one ref is one 422 item at the root, not a crash", () => {
+    const body = {
+      policies: {
+        code_refs: {
+          refs: [{ code_system: "CPT", codes: Array.from({ length: 130_000 }, () => 0) }],
+        },
+      },
+    };
+    expect(() => FilterRequest.safeParse(body)).toThrow(RangeError);
+    const result = safeParseBounded(FilterRequest, body);
+    expect(result.success).toBe(false);
+    if (result.success) return;
+    const detail = formatValidationDetail(result.error, body, ["body"]);
+    expect(detail).toEqual([{ loc: ["body"], msg: TOO_MANY, type: "value_error", input: body }]);
+  });
+
+  it("anything else is zod's own answer", () => {
+    expect(safeParseBounded(FilterRequest, { limit: 0 }).success).toBe(false);
+    expect(safeParseBounded(FilterRequest, { limit: 5 })).toMatchObject({
+      success: true,
+      data: { limit: 5 },
+    });
   });
 });

@@ -106,6 +106,17 @@ describe("GET /v1/policies/{id}/download-url through the router", () => {
     expect(res).toMatchObject({ status, body });
   });
 
+  it("a stored file that is not on disk: 404 no file, as if none were stored", () => {
+    const gone: EngineContext = { ...ctx, hasFile: (file) => file !== "b.pdf" };
+    expect(handleApiRequest(gone, downloadUrlRequest("s/both/2024-01-01", "display"))).toEqual({
+      status: 404,
+      body: { detail: "No file stored for this policy" },
+    });
+    expect(handleApiRequest(gone, downloadUrlRequest("s/both/2024-01-01", "text")).status).toBe(
+      200,
+    );
+  });
+
   it("display is the default variant", () => {
     const res = handleApiRequest(ctx, {
       method: "GET",

@@ -26,7 +26,7 @@ export function registerLobs(program: Command, run: RunEnvironment): void {
     )
     .option("--limit <n>", "results per page, 1-100 (default 20)")
     .option("--offset <n>", "results to skip (default 0)")
-    .option("--all", "fetch every page")
+    .option("--all", "fetch every page (add --limit 100 for fewer requests)")
     .option("--dry-run", "print the request instead of sending it")
     .addHelpText(
       "after",

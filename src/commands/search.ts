@@ -47,7 +47,7 @@ export function registerSearch(program: Command, run: RunEnvironment): void {
     .option("--applicability", "include each result's applicability")
     .option("--code-groups", "include each result's code groups")
     .option("--body <file>", "a whole filter body as JSON (file or - for stdin); flags override it")
-    .option("--all", "fetch every page")
+    .option("--all", "fetch every page (add --limit 100 for fewer requests)")
     .option("--dry-run", "print the request instead of sending it")
     .addHelpText(
       "after",

@@ -15,7 +15,7 @@ export function registerUpdates(program: Command, run: RunEnvironment): void {
     .option("--days <n>", "look back N days, 1-365 (default 30; sent as `days` only when given)")
     .option("--limit <n>", "results per page, 1-100 (default 20)")
     .option("--offset <n>", "results to skip (default 0)")
-    .option("--all", "fetch every page")
+    .option("--all", "fetch every page (add --limit 100 for fewer requests)")
     .option("--dry-run", "print the request instead of sending it")
     .addHelpText(
       "after",

@@ -1,6 +1,6 @@
 import type { Envelope } from "../contract/index.js";
 import type { OutputFormat } from "../cli/settings.js";
-import type { Io } from "./terminal.js";
+import { jsonFor, type Io } from "./terminal.js";
 
 export interface ListOutput<T> {
   format: OutputFormat;
@@ -58,7 +58,7 @@ export async function writeList<T>(
     last = page;
     if (format === "ndjson") {
       if (page.data.length)
-        await write(io.stdout, page.data.map((d) => JSON.stringify(d)).join("\n") + "\n");
+        await write(io.stdout, page.data.map((d) => jsonFor(io, d)).join("\n") + "\n");
     } else if (format === "csv") {
       const rows = page.data as Array<Record<string, unknown>>;
       if (!rows.length) continue;
@@ -74,7 +74,7 @@ export async function writeList<T>(
       csvStarted = true;
       await write(io.stdout, text);
     } else if (format === "json" && !out.all) {
-      await write(io.stdout, JSON.stringify(page, null, 2) + "\n");
+      await write(io.stdout, jsonFor(io, page, 2) + "\n");
     } else kept.push(...page.data);
   }
   if (format === "csv" && !csvStarted && out.csvColumns) {
@@ -83,7 +83,7 @@ export async function writeList<T>(
   }
   if (format === "json" && out.all) {
     const envelope = { data: kept, limit: first?.limit ?? kept.length, offset: 0, has_more: false };
-    await write(io.stdout, JSON.stringify(envelope, null, 2) + "\n");
+    await write(io.stdout, jsonFor(io, envelope, 2) + "\n");
   }
   if (format === "table") {
     if (kept.length === 0 && out.emptyMessage) out.notice(out.emptyMessage);

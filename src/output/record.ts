@@ -1,5 +1,5 @@
 import type { OutputFormat } from "../cli/settings.js";
-import type { Io } from "./terminal.js";
+import { jsonFor, type Io } from "./terminal.js";
 
 export interface RecordOutput {
   format: OutputFormat;
@@ -20,9 +20,9 @@ function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
 export async function writeRecord(value: unknown, out: RecordOutput): Promise<void> {
   const { io, format } = out;
   const rows = out.rows ?? [value as Record<string, unknown>];
-  if (format === "json") return write(io.stdout, JSON.stringify(value, null, 2) + "\n");
+  if (format === "json") return write(io.stdout, jsonFor(io, value, 2) + "\n");
   if (format === "ndjson")
-    return write(io.stdout, rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
+    return write(io.stdout, rows.map((r) => jsonFor(io, r)).join("\n") + "\n");
   if (format === "csv") {
     const { toCsv } = await import("./csv.js");
     return write(io.stdout, toCsv(rows, undefined, io.stdoutIsTTY).text);

@@ -79,3 +79,20 @@ const BIDI = /[\u202a-\u202e\u2066-\u2069]/g;
 export function stripControls(text: string): string {
   return text.replace(ESCAPES, "").replace(CONTROLS, "").replace(BIDI, "");
 }
+
+// What JSON.stringify leaves raw that a terminal acts on: DEL, the C1 controls (U+009B starts an
+// escape sequence) and the bidi controls. C0 controls are already escaped by JSON.stringify.
+const JSON_RAW_CONTROLS = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * JSON text for stdout. On a terminal the controls JSON leaves raw are written as `\uXXXX`
+ * escapes: the same data once parsed, nothing for the terminal to act on.
+ */
+export function jsonFor(io: Pick<Io, "stdoutIsTTY">, value: unknown, indent?: number): string {
+  const json = JSON.stringify(value, null, indent);
+  if (!io.stdoutIsTTY) return json;
+  return json.replace(
+    JSON_RAW_CONTROLS,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}

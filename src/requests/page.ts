@@ -1,5 +1,4 @@
 import { integerish } from "./parse-flags.js";
-import { ALL_PAGE_SIZE } from "./search.js";
 
 /** `--limit`, `--offset` and `--all`, shared by the list commands. */
 export interface PageFlags {
@@ -15,11 +14,11 @@ export function definedOnly(obj: Record<string, unknown>): Record<string, unknow
 
 /**
  * `limit` and `offset` as typed (whole numbers as numbers, anything else left for the schema to
- * report); `--all` without `--limit` asks for the largest page, for the fewest round trips.
+ * report), only when given: `--all` too leaves the page size to the server unless `--limit` says.
  */
 export function pageQuery(flags: PageFlags): Record<string, unknown> {
   return definedOnly({
-    limit: integerish(flags.limit) ?? (flags.all ? ALL_PAGE_SIZE : undefined),
+    limit: integerish(flags.limit),
     offset: integerish(flags.offset),
   });
 }

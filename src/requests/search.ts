@@ -42,9 +42,6 @@ function isObject(v: unknown): v is Json {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
-/** Page size for `--all` when `--limit` is not given: the API's maximum, fewest round trips. */
-export const ALL_PAGE_SIZE = 100;
-
 /** `code_refs` from `--code`, `--match` and `--relationship` over the `--body` one, or undefined. */
 function mergeCodeRefs(flags: SearchFlags, base: Json | undefined): Json | undefined {
   const refs = flags.code?.length ? flags.code.map(parseCodeFlag) : undefined;
@@ -133,7 +130,7 @@ export function buildSearchRequest(flags: SearchFlags, baseBody?: unknown): Json
     ...base,
     policies: mergedPolicies ?? base.policies,
     sort: parseEnumFlag(flags.sort) ?? base.sort,
-    limit: integerish(flags.limit) ?? base.limit ?? (flags.all ? ALL_PAGE_SIZE : undefined),
+    limit: integerish(flags.limit) ?? base.limit,
     offset: integerish(flags.offset) ?? base.offset,
     include_applicability: flags.applicability || base.include_applicability,
     include_code_groups: flags.codeGroups || base.include_code_groups,

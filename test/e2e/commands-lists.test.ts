@@ -164,7 +164,7 @@ describe("coverage payers / lobs / updates (e2e, rules dataset)", () => {
     },
     { args: ["updates"], url: "http://local/v1/policies/updates" },
     { args: ["updates", "--days", "7"], url: "http://local/v1/policies/updates?days=7" },
-    { args: ["updates", "--all"], url: "http://local/v1/policies/updates?limit=100" },
+    { args: ["updates", "--all"], url: "http://local/v1/policies/updates" },
   ])("--dry-run $args", async ({ args, url }) => {
     const r = await run([...args, "--dry-run"]);
     expect(r.exitCode).toBe(0);

@@ -35,6 +35,7 @@ describe("on a terminal", () => {
       policies: [
         policy("x/links/2025-01-01", {
           title: "Links \u202eevil",
+          summary: "csi \u009b2J del \u007f end",
           criteria_text:
             "See [the CMS manual](https://evil.example/x) and <https://example.org/a>.",
           applicability: [{ lob_id: "X_commercial_US", from: "2025-01-01", to: null }],
@@ -62,4 +63,21 @@ describe("on a terminal", () => {
     expect(r.stdout).toContain("Links evil");
     expect(r.stdout).not.toContain("\u202e");
   });
+
+  // JSON.stringify leaves C1 controls (U+009B opens an escape sequence) and bidi controls raw.
+  it.each([["--json"], ["--format", "ndjson"]])(
+    "%s on a terminal writes them as \\u escapes: the same data, nothing raw",
+    async (...format) => {
+      const r = await onTty(["-q", "--data", data, "search", "links", ...format]);
+      expect(r.exitCode, r.stdout).toBe(0);
+      expect(r.stdout).not.toMatch(/[\u007f-\u009f\u202a-\u202e]/);
+      expect(r.stdout).toContain("Links \\u202eevil");
+      const text = r.stdout.trim();
+      const item = format[0] === "--json" ? JSON.parse(text).data[0] : JSON.parse(text);
+      expect([item.title, item.summary]).toEqual([
+        "Links \u202eevil",
+        "csi \u009b2J del \u007f end",
+      ]);
+    },
+  );
 });

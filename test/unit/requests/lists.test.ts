@@ -32,8 +32,8 @@ describe("payers flags -> query", () => {
     },
     {
       flags: { all: true },
-      query: { limit: 100 },
-      url: "https://api.example.org/v1/payers?limit=100",
+      query: {},
+      url: "https://api.example.org/v1/payers",
     },
     {
       flags: { all: true, limit: "7" },
@@ -84,8 +84,8 @@ describe("updates flags -> query", () => {
     },
     {
       flags: { all: true },
-      query: { limit: 100 },
-      url: "https://api.example.org/v1/policies/updates?limit=100",
+      query: {},
+      url: "https://api.example.org/v1/policies/updates",
     },
   ])("$flags", ({ flags, query, url }) => {
     expect(buildUpdatesQuery(flags)).toEqual(query);

@@ -6,7 +6,6 @@ import { describe, expect, it } from "vitest";
 import { runCli } from "../../../src/cli/run.js";
 import { UsageError } from "../../../src/errors.js";
 import {
-  ALL_PAGE_SIZE,
   buildSearchRequest,
   searchFlagFor,
   type SearchFlags,
@@ -438,8 +437,8 @@ describe("buildSearchRequest with --body (flags override its fields)", () => {
     expect(() => buildSearchRequest({}, b)).toThrow(UsageError);
   });
 
-  it("uses the largest page for --all when no limit is given, never overriding one", () => {
-    expect(buildSearchRequest({ all: true })).toEqual({ limit: ALL_PAGE_SIZE });
+  it("--all adds no limit of its own (only the fields given are sent)", () => {
+    expect(buildSearchRequest({ all: true })).toEqual({});
     expect(buildSearchRequest({ all: true, limit: "5" })).toEqual({ limit: 5 });
     expect(buildSearchRequest({ all: true }, { limit: 9 })).toEqual({ limit: 9 });
   });

@@ -1,4 +1,5 @@
 import { OutputFormat, parseTimeoutMs } from "../cli/settings.js";
+import { checkBaseUrl } from "../backend/base-url.js";
 import { UsageError } from "../errors.js";
 import { CONFIG_KEYS, ConfigKey } from "./keys.js";
 
@@ -22,33 +23,17 @@ export function checkProfileName(name: string): string {
   return name;
 }
 
-function checkUrl(key: string, raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new UsageError(`${key}: '${raw}' is not a valid URL`, "Example: https://api.example.com");
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:")
-    throw new UsageError(
-      `${key}: '${raw}' must start with https:// (or http:// for a loopback host)`,
-      "Example: https://api.example.com",
-    );
-  if (url.search || url.hash || url.username || url.password)
-    throw new UsageError(
-      `${key}: must be a base URL, without a query, a fragment, a user name or a password`,
-      "Example: https://api.example.com (the key is set with `coverage config set api-key`).",
-    );
-  return raw.trim();
-}
-
 /** Checks a value typed for a key (not `api-key`, which never comes from argv). */
 export function parseConfigValue(key: Exclude<ConfigKey, "api-key">, raw: string): string | number {
   const value = raw.trim();
   switch (key) {
     case "api-url":
     case "sandbox-url":
-      return checkUrl(key, value);
+      checkBaseUrl(value, undefined, {
+        name: key,
+        set: `coverage config set ${key} https://api.example.com`,
+      });
+      return value;
     case "format": {
       const parsed = OutputFormat.safeParse(value.toLowerCase());
       if (!parsed.success)

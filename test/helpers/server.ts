@@ -99,14 +99,26 @@ export interface ProxyBehaviour {
   local?: string[];
 }
 
-/** A forwarding proxy on 127.0.0.1: CONNECT tunnels (what undici uses) and plain forwarding. */
+/** Loopback names and addresses: the only places a test may reach. */
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[?::1\]?)$/i;
+
+/**
+ * A forwarding proxy on 127.0.0.1: CONNECT tunnels (what undici uses) and plain forwarding. It
+ * forwards only to loopback and to the `local` names (sent to 127.0.0.1); anything else gets a
+ * 502, so no test, even a failing one, reaches beyond loopback through it.
+ */
 export async function startProxy(behaviour: ProxyBehaviour = {}): Promise<ScriptedProxy> {
   const targets: string[] = [];
   const sockets = new Set<net.Socket>();
+  const loopbackFor = (name: string) =>
+    behaviour.local?.includes(name) ? "127.0.0.1" : LOOPBACK.test(name) ? name : undefined;
   const server = http.createServer((req, res) => {
     // Absolute-form request: forward it.
     const target = new URL(req.url ?? "");
     targets.push(target.host);
+    const host = loopbackFor(target.hostname);
+    if (!host) return void res.writeHead(502).end();
+    target.hostname = host;
     const upstream = http.request(target, { method: req.method, headers: req.headers }, (up) => {
       res.writeHead(up.statusCode ?? 502, up.headers);
       up.pipe(res);
@@ -120,7 +132,8 @@ export async function startProxy(behaviour: ProxyBehaviour = {}): Promise<Script
     if (behaviour.connect === "hang") return;
     if (behaviour.connect === "drop") return void client.destroy();
     const [name, port] = (req.url ?? "").split(":");
-    const host = behaviour.local?.includes(name ?? "") ? "127.0.0.1" : name;
+    const host = loopbackFor(name ?? "");
+    if (!host) return void client.end("HTTP/1.1 502 Bad Gateway\r\n\r\n");
     const upstream = net.connect(Number(port), host, () => {
       client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
       if (head.length) upstream.write(head);

@@ -60,6 +60,15 @@ describe("config values", () => {
     ["timeout", "99999999999999999999", "longest timeout"],
   ])("%s %s is refused", (key, raw, text) => refuses(() => parseConfigValue(key, raw), text));
 
+  it("a URL with a password is refused without echoing the password", () => {
+    expect(() => parseConfigValue("api-url", "ftp://u:s3cret-pass@api.example.com")).toThrow(
+      expect.objectContaining({
+        exitCode: 2,
+        message: expect.not.stringContaining("s3cret-pass") as string,
+      }),
+    );
+  });
+
   it.each([
     ["abcdefghijkl", "***ijkl"],
     ["sk-live-0123456789-WXYZ", "***WXYZ"],

@@ -9,7 +9,16 @@ export async function runCli(argv: string[], run: RunEnvironment): Promise<numbe
     await program.parseAsync(argv, { from: "user" });
     return 0;
   } catch (err) {
-    const verbose = argv.includes("--verbose") || argv.includes("-v");
-    return reportError(err, run.stderr ?? process.stderr, verbose);
+    // The parsed option when parsing got that far; argv when the error is commander's own.
+    const parsed = program.opts<{ verbose?: boolean }>().verbose;
+    return reportError(err, run.stderr ?? process.stderr, parsed ?? asksVerbose(argv));
   }
+}
+
+/** `--verbose`, `-v` or a group of short flags holding `v` (`-qv`), before any `--`. */
+export function asksVerbose(argv: readonly string[]): boolean {
+  const end = argv.indexOf("--");
+  return (end === -1 ? argv : argv.slice(0, end)).some(
+    (arg) => arg === "--verbose" || /^-[A-Za-z]*v[A-Za-z]*$/.test(arg),
+  );
 }

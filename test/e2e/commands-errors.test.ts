@@ -98,6 +98,10 @@ describe("exit codes of commander's own errors and of help", () => {
     const verbose = await runCoverage(["--data", RULES_DATA, "-v", "policy", "nope/1/2020-01-01"]);
     expect(verbose.exitCode).toBe(4);
     expect(verbose.stderr).toMatch(/\n\s+at /);
+    // A group of short flags counts too.
+    const grouped = await runCoverage(["--data", RULES_DATA, "-qv", "policy", "nope/1/2020-01-01"]);
+    expect(grouped.exitCode).toBe(4);
+    expect(grouped.stderr).toMatch(/\n\s+at /);
   });
 });
 

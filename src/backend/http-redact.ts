@@ -50,14 +50,27 @@ export function redactUrl(url: string, secrets: ReadonlyArray<string | undefined
   return maskSecrets(out, secrets);
 }
 
+/**
+ * Secrets this short are masked only where they stand alone: as substrings they would turn
+ * "Invalid API key" into "Invalid API ***ey" for a key `k`, and every `1` of a URL into `***`.
+ */
+const SHORT_SECRET = 8;
+
 /** Replaces every occurrence of each secret (and its URL-encoded form) with `***`. */
 export function maskSecrets(text: string, secrets: ReadonlyArray<string | undefined>): string {
   let out = text;
   for (const secret of secrets) {
     if (!secret) continue;
-    out = out.split(secret).join(MASK);
-    const encoded = encodeURIComponent(secret);
-    if (encoded !== secret) out = out.split(encoded).join(MASK);
+    for (const form of new Set([secret, encodeURIComponent(secret)])) {
+      if (form.length >= SHORT_SECRET) out = out.split(form).join(MASK);
+      else out = out.replace(standingAlone(form), MASK);
+    }
   }
   return out;
+}
+
+/** `text` where neither neighbour could be part of the same token. */
+function standingAlone(text: string): RegExp {
+  const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(?<![A-Za-z0-9._~%-])${escaped}(?![A-Za-z0-9._~%-])`, "g");
 }

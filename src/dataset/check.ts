@@ -1,4 +1,5 @@
 import path from "node:path";
+import { hasBadSegment } from "../api/request.js";
 import type { DatasetInput } from "./schema.js";
 
 export interface DatasetProblem {
@@ -45,7 +46,7 @@ export function checkDatasetReferences(dataset: DatasetInput, max = 10): Dataset
       add(["policies", i, "policy_id"], `duplicate policy_id '${p.policy_id}'`);
     ids.add(p.policy_id);
     const segments = p.policy_id.split("/");
-    if (segments.length < 3 || segments.some((seg) => seg === "" || seg === "." || seg === ".."))
+    if (segments.length < 3 || hasBadSegment(p.policy_id))
       add(
         ["policies", i, "policy_id"],
         "must be <source>/<policy_key>/<effective_from_date>: three or more segments, none empty, '.' or '..'",

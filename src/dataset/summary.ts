@@ -1,4 +1,5 @@
 import type { Db } from "../engine/db.js";
+import { versionState } from "../engine/time.js";
 
 export interface DatasetSummary {
   versions: number;
@@ -14,11 +15,7 @@ export interface DatasetSummary {
 /** Counts what a dataset holds, for `npm run fixtures:check` and its test. */
 export function summarizeDataset(db: Db, today: string): DatasetSummary {
   const byState = { active: 0, retired: 0, upcoming: 0 };
-  for (const v of db.policies) {
-    if (v.effective_to_date !== null) byState.retired++;
-    else if (v.effective_from_date > today) byState.upcoming++;
-    else byState.active++;
-  }
+  for (const v of db.policies) byState[versionState(v, today)]++;
   return {
     versions: db.policies.length,
     policies: db.bySeries.size,

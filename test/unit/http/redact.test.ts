@@ -33,4 +33,23 @@ describe("redactUrl", () => {
     );
     expect(maskSecrets("no secret here", [undefined, ""])).toBe("no secret here");
   });
+
+  it.each([
+    // Long secrets: masked wherever they appear, even inside a word.
+    ["x-abcdefgh-y", "abcdefgh", "x-***-y"],
+    ["keyabcdefghkey", "abcdefgh", "key***key"],
+    // Short ones: only where they stand alone, so messages and URLs stay readable.
+    ["Invalid API key", "k", "Invalid API key"],
+    ["x-api-key: k", "k", "x-api-key: ***"],
+    [
+      "GET http://127.0.0.1:8080/v1/payers?limit=1",
+      "1",
+      // The address keeps its digits; a value that is the whole key is still masked.
+      "GET http://127.0.0.1:8080/v1/payers?limit=***",
+    ],
+    ["detail: bad key 'abc' sent", "abc", "detail: bad key '***' sent"],
+    ["a+b a+bc", "a+b", "*** a+bc"],
+  ])("%j with secret %j -> %j", (text, secret, shown) => {
+    expect(maskSecrets(text, [secret])).toBe(shown);
+  });
 });

@@ -32,7 +32,7 @@ export default defineConfig({
   // Dependencies are installed beside us; bundling them would only duplicate them.
   skipNodeModulesBundle: true,
   // Except zod: its ESM build is ~100 files, and resolving and compiling them one by one cost
-  // ~35 ms of each start (bench/README-performance.md); bundled it is one chunk.
+  // ~35 ms of each start (README, Performance); bundled it is one chunk.
   noExternal: ["zod", /^undici\/lib\//],
   esbuildPlugins: [withoutZodLocales],
   // And the part of undici we use (src/backend/undici.ts): CommonJS, whose require() of Node's

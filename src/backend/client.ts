@@ -36,7 +36,7 @@ import { errorFromResponse, NotFoundError, UnexpectedError, validationError } fr
 import type { Transport } from "./transport.js";
 
 /** Validates input with the contract's schema; a failure lists each problem as `loc: msg`. */
-export function validateInput<S extends z.ZodType>(
+function validateInput<S extends z.ZodType>(
   schema: S,
   input: unknown,
   where: "body" | "query" | "path",

@@ -9,7 +9,7 @@ const MAX_PAGES = 100_000;
  * server echoes another offset than asked (the sandbox ignores `offset`), or when a page
  * repeats the one before.
  */
-export async function* paginateAll<T>(
+async function* paginateAll<T>(
   fetchPage: (offset: number) => Promise<Envelope<T>>,
   startOffset: number,
   warn: (message: string) => void,

@@ -1,6 +1,7 @@
 // The part of undici the CLI uses, loaded from its own files instead of its index. The index
 // also loads fetch, WebSocket, the caches and the mocks, and through them Node's built-in copy
-// of undici: ~60 ms of every HTTP command's start for code we never call (bench/, part 4).
+// of undici: ~90 ms of every HTTP command's start for code we never call (README, "The HTTP
+// client" under Performance).
 // These paths are bundled at build time (tsup.config.ts), so a future undici that moves them
 // fails `npm run build`, not a user's command; the version is pinned by the lockfile.
 import v8 from "node:v8";

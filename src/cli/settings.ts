@@ -37,7 +37,7 @@ export interface Settings {
   verbose: boolean;
 }
 
-export const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** The active profile's name: flag, then COVERAGE_PROFILE, then `default`. */
 export function resolveProfileName(flags: GlobalFlags, env: NodeJS.ProcessEnv): string {
@@ -50,7 +50,7 @@ function pick<T>(...values: Array<T | undefined | null | "">): T | undefined {
 }
 
 /** Node's timers hold at most 2^31 - 1 ms (~24.8 days); a longer one would fire at once. */
-export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 /**
  * A timeout in ms from a flag, variable or profile value; `example` shows the fix and `from`

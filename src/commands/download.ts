@@ -45,7 +45,7 @@ export function registerDownload(program: Command, run: RunEnvironment): void {
           ctx.io.stdout.write(jsonFor(ctx.io, link, 2) + "\n");
           return;
         }
-        // Loaded here: undici costs ~100 ms at startup, and only downloads need it.
+        // Loaded here, not at start-up: only a download writes files or handles SIGTERM.
         const [{ saveDownload }, { runTerminable }] = await Promise.all([
           import("../download/save-file.js"),
           import("../download/termination.js"),

@@ -23,7 +23,7 @@ export interface SourceOptions {
 
 const INTERRUPTED = "download interrupted; nothing was saved";
 /** Stream buffer size for downloads, shared by the reader and the writer. */
-export const CHUNK = 1024 * 1024;
+const CHUNK = 1024 * 1024;
 /** Redirects followed from a download link to its file (curl's -L has 50; browsers ~20). */
 const MAX_REDIRECTS = 5;
 

@@ -9,7 +9,7 @@ import { tokenize } from "./text.js";
 import { matchesRetired, overlapsWindow } from "./time.js";
 
 /** Rule Filter 7: every filter field AND-ed (lists OR-ed inside their own matchers). */
-export function matchesFilter(
+function matchesFilter(
   version: PolicyRecord,
   filter: PolicyFilter | null | undefined,
   today: string,
@@ -47,7 +47,7 @@ export function rankingTerms(db: Db, filter: PolicyFilter | null | undefined): s
  * Orders the matching versions by the request's sort, with scores only under relevance.
  * `versions` come in policy-id order (as filterPolicies's candidates do).
  */
-export function sortVersions(db: Db, versions: PolicyRecord[], request: FilterRequest): Ranked[] {
+function sortVersions(db: Db, versions: PolicyRecord[], request: FilterRequest): Ranked[] {
   const sort = request.sort ?? "relevance";
   if (sort !== "relevance") {
     return versions.sort(comparatorFor(sort)).map((version) => ({ version, score: null }));

@@ -34,7 +34,7 @@ export const NO_FILE = { detail: "No file stored for this policy" };
 const INTEGER = /^[+-]?\d+$/;
 
 /** Query pairs as an object: array keys collect every value, others keep the last one. */
-export function queryObject(pairs: QueryPairs, typed = true): Record<string, unknown> {
+function queryObject(pairs: QueryPairs, typed = true): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, raw] of pairs) {
     const value = typed && INTEGER.test(raw) ? Number(raw) : raw;

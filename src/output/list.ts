@@ -1,6 +1,6 @@
 import type { Envelope } from "../contract/index.js";
 import type { OutputFormat } from "../cli/settings.js";
-import { jsonFor, type Io } from "./terminal.js";
+import { jsonFor, writeText, type Io } from "./terminal.js";
 
 export interface ListOutput<T> {
   format: OutputFormat;
@@ -16,12 +16,6 @@ export interface ListOutput<T> {
   emptyMessage?: string;
   /** CSV header when no item arrives (otherwise the first item's keys). */
   csvColumns?: string[];
-}
-
-function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    stream.write(text, (err) => (err ? reject(err) : resolve()));
-  });
 }
 
 /**
@@ -58,7 +52,7 @@ export async function writeList<T>(
     last = page;
     if (format === "ndjson") {
       if (page.data.length)
-        await write(io.stdout, page.data.map((d) => jsonFor(io, d)).join("\n") + "\n");
+        await writeText(io.stdout, page.data.map((d) => jsonFor(io, d)).join("\n") + "\n");
     } else if (format === "csv") {
       const rows = page.data as Array<Record<string, unknown>>;
       if (!rows.length) continue;
@@ -72,22 +66,22 @@ export async function writeList<T>(
       );
       csvHeader = header;
       csvStarted = true;
-      await write(io.stdout, text);
+      await writeText(io.stdout, text);
     } else if (format === "json" && !out.all) {
-      await write(io.stdout, jsonFor(io, page, 2) + "\n");
+      await writeText(io.stdout, jsonFor(io, page, 2) + "\n");
     } else kept.push(...page.data);
   }
   if (format === "csv" && !csvStarted && out.csvColumns) {
     const { toCsv } = await import("./csv.js");
-    await write(io.stdout, toCsv([], out.csvColumns, io.stdoutIsTTY, true).text);
+    await writeText(io.stdout, toCsv([], out.csvColumns, io.stdoutIsTTY, true).text);
   }
   if (format === "json" && out.all) {
     const envelope = { data: kept, limit: first?.limit ?? kept.length, offset: 0, has_more: false };
-    await write(io.stdout, jsonFor(io, envelope, 2) + "\n");
+    await writeText(io.stdout, jsonFor(io, envelope, 2) + "\n");
   }
   if (format === "table") {
     if (kept.length === 0 && out.emptyMessage) out.notice(out.emptyMessage);
-    else await write(io.stdout, (await out.renderTable(kept)) + "\n");
+    else await writeText(io.stdout, (await out.renderTable(kept)) + "\n");
   }
   if (last?.has_more && !out.all && out.moreHint)
     out.notice(out.moreHint(last.offset + last.data.length));

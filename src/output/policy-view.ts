@@ -6,7 +6,6 @@ import type {
 } from "../contract/index.js";
 import { versionState, type VersionState } from "../engine/time.js";
 import { renderMarkdown } from "./markdown.js";
-import { POLICY_CSV_COLUMNS } from "./columns.js";
 import { styleState } from "./policies.js";
 import { renderTable, type Column } from "./table.js";
 import { stripControls, type Io } from "./terminal.js";
@@ -111,9 +110,3 @@ export function renderPolicyView(detail: PolicyDetail, io: ViewIo, today: string
     criteria,
   ].join("\n");
 }
-
-/** The list columns without the search-only score, then the criteria. */
-export const POLICY_DETAIL_CSV_COLUMNS = [
-  ...POLICY_CSV_COLUMNS.filter((c) => c !== "score"),
-  "criteria_text",
-];

@@ -1,5 +1,5 @@
 import type { OutputFormat } from "../cli/settings.js";
-import { jsonFor, type Io } from "./terminal.js";
+import { jsonFor, writeText, type Io } from "./terminal.js";
 
 export interface RecordOutput {
   format: OutputFormat;
@@ -10,22 +10,16 @@ export interface RecordOutput {
   rows?: Array<Record<string, unknown>>;
 }
 
-function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    stream.write(text, (err) => (err ? reject(err) : resolve()));
-  });
-}
-
 /** Writes one object (a policy, a health report) in the chosen format. */
 export async function writeRecord(value: unknown, out: RecordOutput): Promise<void> {
   const { io, format } = out;
   const rows = out.rows ?? [value as Record<string, unknown>];
-  if (format === "json") return write(io.stdout, jsonFor(io, value, 2) + "\n");
+  if (format === "json") return writeText(io.stdout, jsonFor(io, value, 2) + "\n");
   if (format === "ndjson")
-    return write(io.stdout, rows.map((r) => jsonFor(io, r)).join("\n") + "\n");
+    return writeText(io.stdout, rows.map((r) => jsonFor(io, r)).join("\n") + "\n");
   if (format === "csv") {
     const { toCsv } = await import("./csv.js");
-    return write(io.stdout, toCsv(rows, undefined, io.stdoutIsTTY).text);
+    return writeText(io.stdout, toCsv(rows, undefined, io.stdoutIsTTY).text);
   }
-  return write(io.stdout, (await out.renderTable()) + "\n");
+  return writeText(io.stdout, (await out.renderTable()) + "\n");
 }

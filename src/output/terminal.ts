@@ -17,7 +17,7 @@ export interface Io {
  * Colour decision in one place (chalk alone ignores NO_COLOR): `--no-color`, then NO_COLOR,
  * then FORCE_COLOR, then TERM=dumb, then whether the stream is a TTY.
  */
-export function shouldColor(
+function shouldColor(
   flag: boolean | undefined,
   env: NodeJS.ProcessEnv,
   isTTY: boolean,
@@ -30,7 +30,7 @@ export function shouldColor(
 }
 
 /** Table width: the terminal's, else COLUMNS, else 120 (pipes get room to spare). */
-export function terminalColumns(stream: NodeJS.WritableStream, env: NodeJS.ProcessEnv): number {
+function terminalColumns(stream: NodeJS.WritableStream, env: NodeJS.ProcessEnv): number {
   const cols = Number(env.COLUMNS);
   if (Number.isInteger(cols) && cols > 20) return cols;
   const ttyCols = (stream as NodeJS.WriteStream).columns;
@@ -39,7 +39,7 @@ export function terminalColumns(stream: NodeJS.WritableStream, env: NodeJS.Proce
 }
 
 /** Chalk at level 0, without loading chalk: every style returns its text unchanged. */
-export const plainChalk: ChalkInstance = new Proxy(() => undefined, {
+const plainChalk: ChalkInstance = new Proxy(() => undefined, {
   get: () => plainChalk,
   apply: (_target, _this, args: unknown[]) => args.join(" "),
 }) as unknown as ChalkInstance;
@@ -95,4 +95,11 @@ export function jsonFor(io: Pick<Io, "stdoutIsTTY">, value: unknown, indent?: nu
     JSON_RAW_CONTROLS,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
+}
+
+/** Writes text and resolves once the stream took it: output waits for a slow reader. */
+export function writeText(stream: NodeJS.WritableStream, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    stream.write(text, (err) => (err ? reject(err) : resolve()));
+  });
 }

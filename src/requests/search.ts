@@ -8,6 +8,7 @@ import {
   parseStates,
   requireList,
 } from "./parse-flags.js";
+import { definedOnly } from "./page.js";
 
 /** The `search` flags as commander hands them over. */
 export interface SearchFlags {
@@ -34,10 +35,6 @@ export interface SearchFlags {
 
 type Json = Record<string, unknown>;
 
-function defined(obj: Json): Json {
-  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined));
-}
-
 function isObject(v: unknown): v is Json {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
@@ -53,7 +50,7 @@ function mergeCodeRefs(flags: SearchFlags, base: Json | undefined): Json | undef
     );
   let codeRefs: Json | undefined =
     refs || match !== undefined || base
-      ? defined({ ...base, ...(refs ? { refs } : {}), match: match ?? base?.match })
+      ? definedOnly({ ...base, ...(refs ? { refs } : {}), match: match ?? base?.match })
       : undefined;
   if (flags.relationship?.length) {
     const relationship = parseRelationships(flags.relationship);
@@ -87,7 +84,7 @@ function mergeWindow(flags: SearchFlags, base: Json | undefined): Json | undefin
   const end = flags.effectiveOn ?? flags.effectiveEnd;
   if (start === undefined && end === undefined) return undefined;
   // Only the ends given by a flag replace the body's: `--effective-end` keeps its `start`.
-  return { ...base, ...defined({ start, end }) };
+  return { ...base, ...definedOnly({ start, end }) };
 }
 
 /**
@@ -113,7 +110,7 @@ export function buildSearchRequest(flags: SearchFlags, baseBody?: unknown): Json
       'Example: coverage search --query "sleep apnea"',
     );
 
-  const policies = defined({
+  const policies = definedOnly({
     q: words || flags.query,
     code_refs: mergeCodeRefs(flags, baseOf("code_refs")),
     payer_ids: requireList(flags.payer, "--payer"),
@@ -126,7 +123,7 @@ export function buildSearchRequest(flags: SearchFlags, baseBody?: unknown): Json
   const mergedPolicies =
     basePolicies || Object.keys(policies).length ? { ...basePolicies, ...policies } : undefined;
 
-  return defined({
+  return definedOnly({
     ...base,
     policies: mergedPolicies ?? base.policies,
     sort: parseEnumFlag(flags.sort) ?? base.sort,

@@ -13,7 +13,7 @@ import { jsonInvalidDetail, parseJsonText } from "./json-body.js";
 import { createLinkSigner, FILES_PREFIX, type LinkSigner } from "./links.js";
 
 /** Sandbox mode: list endpoints answer this many items from offset 0, whatever was asked. */
-export const SANDBOX_PAGE_SIZE = 20;
+const SANDBOX_PAGE_SIZE = 20;
 
 /** A Host header fit to build links on: a name or IPv4, or a bracketed IPv6, and a port. */
 const HOST_HEADER = /^[A-Za-z0-9.-]+(:\d+)?$|^\[[0-9A-Fa-f:.]+\](:\d+)?$/;

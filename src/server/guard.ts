@@ -2,12 +2,12 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { ApiResponse } from "../api/request.js";
 
 /** Spec Authentication 2: no `x-api-key` header. */
-export const NOT_AUTHENTICATED: ApiResponse = {
+const NOT_AUTHENTICATED: ApiResponse = {
   status: 403,
   body: { detail: "Not authenticated" },
 };
 /** Spec Authentication 3: a key that is not the server's. */
-export const INVALID_KEY: ApiResponse = { status: 401, body: { detail: "Invalid API key" } };
+const INVALID_KEY: ApiResponse = { status: 401, body: { detail: "Invalid API key" } };
 
 const digest = (s: string) => createHash("sha256").update(s, "utf8").digest();
 

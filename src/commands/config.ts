@@ -3,9 +3,7 @@ import type { RunEnvironment } from "../cli/context.js";
 import { CONFIG_KEYS } from "../config/keys.js";
 import { configFile } from "../config/paths.js";
 import type { ConfigRun } from "../config/actions.js";
-import { checkProfileName } from "../config/values.js";
-import { OutputFormat, resolveProfileName, type GlobalFlags } from "../cli/settings.js";
-import { createIo } from "../output/terminal.js";
+import { createConfigRun } from "../cli/config-context.js";
 import { examples } from "./shared.js";
 
 // The actions (conf, tables) load only when a config command runs, not at every start-up.
@@ -13,24 +11,12 @@ const actions = () => import("../config/actions.js");
 
 type Handler = (c: ConfigRun, args: Array<string | undefined>) => Promise<void>;
 
-// Not createContext: `config` must work even when the stored settings it would fix are broken.
 function action(run: RunEnvironment, handler: Handler) {
-  return async (...all: unknown[]) => {
-    const flags = (all[all.length - 1] as Command).optsWithGlobals<GlobalFlags>();
-    const io = await createIo(flags.color, run.env, run.stdout, run.stderr);
-    const format = flags.json ? "json" : OutputFormat.catch("table").parse(flags.format);
-    const c: ConfigRun = {
-      io,
-      env: run.env,
-      signal: run.signal,
-      format,
-      profile: checkProfileName(resolveProfileName(flags, run.env)),
-      notice: (m) => {
-        if (!flags.quiet && io.stderrIsTTY) io.stderr.write(io.chalk.dim(m) + "\n");
-      },
-    };
-    await handler(c, all.slice(0, -2) as Array<string | undefined>);
-  };
+  return async (...all: unknown[]) =>
+    handler(
+      await createConfigRun(all[all.length - 1] as Command, run),
+      all.slice(0, -2) as Array<string | undefined>,
+    );
 }
 
 /** `coverage config get|set|unset|list|path`: the profile settings in config.json (mode 0600). */

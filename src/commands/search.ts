@@ -17,25 +17,17 @@ export function registerSearch(program: Command, run: RunEnvironment): void {
     .option("--query <text>", "full-text query across titles and summaries")
     .option(
       "--code <system:codes>",
-      "codes of one system, e.g. CPT:97110,97112 (repeatable: one ref each)",
+      "one system's codes, e.g. CPT:97110,97112 (repeatable)",
       collect,
     )
-    .option(
-      "--relationship <rels>",
-      "covers, does-not-cover, references (comma-separated)",
-      collect,
-    )
+    .option("--relationship <rels>", "covers, does-not-cover, references (comma list)", collect)
     // --match and --sort are checked by the request schema (not commander's choices) so a bad
     // value is reported like every other one: `body.sort: Input should be ... (--sort)`, exit 2.
     .option("--match <mode>", "across --code refs: any (OR) or all (AND)")
     .option("--payer <ids>", "payer ids (repeatable, comma-separated)", collect)
     .option("--lob <categories>", `LOB categories: ${LobCategory.options.join(", ")}`, collect)
     .option("--lob-id <ids>", "LOB ids (repeatable, comma-separated)", collect)
-    .option(
-      "--state <codes>",
-      "state or jurisdiction codes, any case (nationwide always included)",
-      collect,
-    )
+    .option("--state <codes>", "state codes, any case (nationwide always included)", collect)
     .option("--effective-start <date>", "in effect on or after DATE (YYYY-MM-DD)")
     .option("--effective-end <date>", "taken effect on or before DATE (YYYY-MM-DD)")
     .option("--effective-on <date>", "in effect on DATE (start and end)")

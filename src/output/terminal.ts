@@ -17,11 +17,7 @@ export interface Io {
  * Colour decision in one place (chalk alone ignores NO_COLOR): `--no-color`, then NO_COLOR,
  * then FORCE_COLOR, then TERM=dumb, then whether the stream is a TTY.
  */
-function shouldColor(
-  flag: boolean | undefined,
-  env: NodeJS.ProcessEnv,
-  isTTY: boolean,
-): boolean {
+function shouldColor(flag: boolean | undefined, env: NodeJS.ProcessEnv, isTTY: boolean): boolean {
   if (flag === false) return false;
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
   if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== "0" && env.FORCE_COLOR !== "false";

@@ -58,6 +58,7 @@ export function registerDownload(program: Command, run: RunEnvironment): void {
             cwd: process.cwd(),
             signal,
             timeoutMs: ctx.settings.timeoutMs,
+            env: ctx.env,
             stdout: ctx.io.stdout,
             progress,
             verbose: ctx.settings.verbose ? (line) => ctx.io.stderr.write(`${line}\n`) : undefined,

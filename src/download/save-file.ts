@@ -25,6 +25,8 @@ export interface SaveOptions {
   cwd: string;
   signal: AbortSignal;
   timeoutMs: number;
+  /** The run's environment (proxy variables). */
+  env: NodeJS.ProcessEnv;
   stdout: NodeJS.WritableStream;
   progress?: ProgressSink | undefined;
   verbose?: ((line: string) => void) | undefined;

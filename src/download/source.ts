@@ -17,6 +17,8 @@ export interface DownloadSource {
 export interface SourceOptions {
   signal: AbortSignal;
   timeoutMs: number;
+  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (the run's environment). */
+  env: NodeJS.ProcessEnv;
   /** One line per HTTP request with --verbose (the link's signature masked). */
   verbose?: ((line: string) => void) | undefined;
 }
@@ -85,7 +87,7 @@ export async function openSource(url: string, options: SourceOptions): Promise<D
   const shown = redactUrl(url);
   // Loaded only for http(s) links: the local engine's file:// links never need undici.
   const { EnvHttpProxyAgent, redirect, request } = await import("../backend/undici.js");
-  const proxies = proxyOptionsFor(parsed.hostname, process.env);
+  const proxies = proxyOptionsFor(parsed.hostname, options.env);
   const via = proxyFor(parsed, proxies);
   const agent = new EnvHttpProxyAgent({
     ...proxies,

@@ -5,7 +5,7 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { openSource } from "../../../src/download/source.js";
 
-const options = { signal: new AbortController().signal, timeoutMs: 5000 };
+const options = { signal: new AbortController().signal, timeoutMs: 5000, env: {} };
 
 describe("openSource", () => {
   it("file:// opens the stored file with its size", async () => {

@@ -9,7 +9,7 @@ const src = path.resolve(process.argv[4] ?? path.join(import.meta.dirname, "..",
 const load = (file) => import(pathToFileURL(path.join(src, file)).href);
 const { loadDataset } = await load("dataset/load.ts");
 const { createLocalTransport } = await load("backend/local.ts");
-const { filterRequest } = await load("api/endpoints.ts");
+const { buildFilterRequest } = await load("api/endpoints.ts");
 
 const file = process.argv[2];
 const perKind = Number(process.argv[3] ?? 200);
@@ -67,7 +67,7 @@ for (const [kind, make] of Object.entries(kinds)) {
   const times = [];
   let hits = 0;
   for (let i = 0; i < perKind; i++) {
-    const req = filterRequest(make());
+    const req = buildFilterRequest(make());
     const start = performance.now();
     const res = await transport.send(req);
     times.push(performance.now() - start);

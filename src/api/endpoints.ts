@@ -5,43 +5,43 @@ import type {
   PayersQuery,
   UpdatesQuery,
 } from "../contract/index.js";
-import { buildQuery, policyPath, type ApiRequest } from "./request.js";
+import { buildQuery, buildPolicyPath, type ApiRequest } from "./request.js";
 
 /** `POST /v1/policies/filter`. */
-export function filterRequest(body: FilterRequest): ApiRequest {
+export function buildFilterRequest(body: FilterRequest): ApiRequest {
   return { method: "POST", path: "/v1/policies/filter", query: [], body };
 }
 
 /** `GET /v1/policies/{policy_id}`. */
-export function policyRequest(policyId: string): ApiRequest {
-  return { method: "GET", path: policyPath(policyId), query: [] };
+export function buildPolicyRequest(policyId: string): ApiRequest {
+  return { method: "GET", path: buildPolicyPath(policyId), query: [] };
 }
 
 /** `GET /v1/payers`. */
-export function payersRequest(query: PayersQuery): ApiRequest {
+export function buildPayersRequest(query: PayersQuery): ApiRequest {
   return { method: "GET", path: "/v1/payers", query: buildQuery(query) };
 }
 
 /** `GET /v1/lobs`. */
-export function lobsRequest(query: LobsQuery): ApiRequest {
+export function buildLobsRequest(query: LobsQuery): ApiRequest {
   return { method: "GET", path: "/v1/lobs", query: buildQuery(query) };
 }
 
 /** `GET /v1/policies/updates`. */
-export function updatesRequest(query: UpdatesQuery): ApiRequest {
+export function buildUpdatesRequest(query: UpdatesQuery): ApiRequest {
   return { method: "GET", path: "/v1/policies/updates", query: buildQuery(query) };
 }
 
 /** `GET /v1/policies/{policy_id}/download-url`. */
-export function downloadUrlRequest(policyId: string, variant: DownloadVariant): ApiRequest {
+export function buildDownloadUrlRequest(policyId: string, variant: DownloadVariant): ApiRequest {
   return {
     method: "GET",
-    path: policyPath(policyId, "/download-url"),
+    path: buildPolicyPath(policyId, "/download-url"),
     query: [["variant", variant]],
   };
 }
 
 /** `GET /health` and `GET /ready`. */
-export function checkRequest(which: "health" | "ready"): ApiRequest {
+export function buildCheckRequest(which: "health" | "ready"): ApiRequest {
   return { method: "GET", path: `/${which}`, query: [] };
 }

@@ -23,7 +23,7 @@ export interface ApiResponse {
  * `updates` and `filter` are endpoints of their own, and `.../download-url` is a file link.
  * No real id can be one (ids are `<source>/<key>/<date>`).
  */
-export function fixedPathOf(policyId: string): string | undefined {
+export function findFixedPath(policyId: string): string | undefined {
   if (policyId === "updates" || policyId === "filter") return `/v1/policies/${policyId}`;
   if (policyId.endsWith("/download-url")) return "/v1/policies/{policy_id}/download-url";
   return undefined;
@@ -40,7 +40,7 @@ export function hasBadSegment(policyId: string): boolean {
 }
 
 /** `/v1/policies/{policy_id}{suffix}`, each id segment percent-encoded and its slashes kept. */
-export function policyPath(policyId: string, suffix = ""): string {
+export function buildPolicyPath(policyId: string, suffix = ""): string {
   return `/v1/policies/${policyId.split("/").map(encodeURIComponent).join("/")}${suffix}`;
 }
 
@@ -55,7 +55,7 @@ export function buildQuery(params: Record<string, unknown>): QueryPairs {
 }
 
 /** The full URL of a request against a base URL (whose own path prefix is kept). */
-export function requestUrl(baseUrl: string, req: ApiRequest): string {
+export function buildRequestUrl(baseUrl: string, req: ApiRequest): string {
   const base = baseUrl.replace(/\/+$/, "");
   const qs = new URLSearchParams(req.query).toString();
   return `${base}${req.path}${qs ? `?${qs}` : ""}`;

@@ -1,14 +1,14 @@
 import type { z } from "zod";
 import {
-  downloadUrlRequest,
-  checkRequest,
-  filterRequest,
-  lobsRequest,
-  payersRequest,
-  policyRequest,
-  updatesRequest,
+  buildDownloadUrlRequest,
+  buildCheckRequest,
+  buildFilterRequest,
+  buildLobsRequest,
+  buildPayersRequest,
+  buildPolicyRequest,
+  buildUpdatesRequest,
 } from "../api/endpoints.js";
-import { fixedPathOf, hasBadSegment, type ApiRequest } from "../api/request.js";
+import { findFixedPath, hasBadSegment, type ApiRequest } from "../api/request.js";
 import {
   DownloadLink,
   DownloadQuery,
@@ -75,7 +75,7 @@ function addressablePolicyId(id: string, suffix: "" | "/download-url"): string {
       "Policy not found",
       "Policy ids have no empty, `.` or `..` segments (no leading, trailing or double slash): check the id with `coverage search`.",
     );
-  const fixed = suffix ? undefined : fixedPathOf(id);
+  const fixed = suffix ? undefined : findFixedPath(id);
   if (fixed === undefined) return id;
   const instead = fixed.endsWith("/download-url")
     ? "Policy ids never end in /download-url; to fetch a policy's file, run `coverage download ID`."
@@ -90,16 +90,16 @@ export class ApiClient {
   /** Validated requests, without sending (also what `--dry-run` prints). */
   readonly build = {
     filter: (body: unknown, hint?: (loc: Array<string | number>) => string | undefined) =>
-      filterRequest(validateInput(FilterRequest, body, "body", hint)),
-    policy: (id: string) => policyRequest(addressablePolicyId(policyIdOf(id), "")),
+      buildFilterRequest(validateInput(FilterRequest, body, "body", hint)),
+    policy: (id: string) => buildPolicyRequest(addressablePolicyId(policyIdOf(id), "")),
     payers: (q: unknown, hint?: (loc: Array<string | number>) => string | undefined) =>
-      payersRequest(validateInput(PayersQuery, q, "query", hint)),
+      buildPayersRequest(validateInput(PayersQuery, q, "query", hint)),
     lobs: (q: unknown, hint?: (loc: Array<string | number>) => string | undefined) =>
-      lobsRequest(validateInput(LobsQuery, q, "query", hint)),
+      buildLobsRequest(validateInput(LobsQuery, q, "query", hint)),
     updates: (q: unknown, hint?: (loc: Array<string | number>) => string | undefined) =>
-      updatesRequest(validateInput(UpdatesQuery, q, "query", hint)),
+      buildUpdatesRequest(validateInput(UpdatesQuery, q, "query", hint)),
     downloadUrl: (id: string, variant: DownloadVariant) =>
-      downloadUrlRequest(
+      buildDownloadUrlRequest(
         addressablePolicyId(policyIdOf(id), "/download-url"),
         validateInput(DownloadQuery, { variant }, "query").variant ?? "display",
       ),
@@ -150,7 +150,7 @@ export class ApiClient {
 
   /** `/health` or `/ready`, whatever the status (the health command reports both). */
   async check(which: "health" | "ready"): Promise<CheckResult> {
-    const res = await this.transport.send(checkRequest(which));
+    const res = await this.transport.send(buildCheckRequest(which));
     return { status: res.status, body: res.body };
   }
 }

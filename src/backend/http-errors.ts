@@ -1,5 +1,5 @@
 import { CliError, UnexpectedError } from "../errors.js";
-import { errorCode, isConnectionReset } from "./http-retry.js";
+import { readErrorCode, isConnectionReset } from "./http-retry.js";
 
 /** The reason our per-attempt abort carries when `--timeout` runs out. */
 export class AttemptTimeout extends Error {
@@ -30,7 +30,7 @@ const CHECK_URL =
 /** Whether a failure is our own timeout or undici's headers/body/connect timeout. */
 export function isTimeout(err: unknown): boolean {
   if (err instanceof AttemptTimeout) return true;
-  const code = errorCode(err);
+  const code = readErrorCode(err);
   return code !== undefined && TIMEOUT_CODES.has(code);
 }
 
@@ -51,7 +51,7 @@ export function networkError(
   },
 ): CliError {
   const { method, url, origin, timeoutMs, retries, proxy } = where;
-  const code = errorCode(err);
+  const code = readErrorCode(err);
   const after = retries > 0 ? ` (after ${retries} ${retries === 1 ? "retry" : "retries"})` : "";
   if (proxy) {
     // Through a proxy we only ever connect to the proxy: what failed is the way through it.

@@ -19,7 +19,7 @@ export function isRetryableStatus(status: number): boolean {
 }
 
 /** The error code of a network failure (undici nests the socket's error in `cause`). */
-export function errorCode(err: unknown): string | undefined {
+export function readErrorCode(err: unknown): string | undefined {
   const e = err as { code?: unknown; cause?: { code?: unknown } } | null;
   if (typeof e?.code === "string") return e.code;
   if (typeof e?.cause?.code === "string") return e.cause.code;
@@ -28,7 +28,7 @@ export function errorCode(err: unknown): string | undefined {
 
 /** Whether a failure is a reset connection (retried, like a 503). */
 export function isConnectionReset(err: unknown): boolean {
-  const code = errorCode(err);
+  const code = readErrorCode(err);
   return code !== undefined && RESET_CODES.has(code);
 }
 
@@ -51,7 +51,7 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
 }
 
 /** Exponential backoff with jitter: between half and all of `base * 2^retry`. */
-export function backoffMs(
+export function computeBackoffMs(
   retry: number,
   baseMs: number,
   random: () => number = Math.random,

@@ -1,14 +1,14 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { requestUrl, type ApiRequest, type ApiResponse } from "../api/request.js";
+import { buildRequestUrl, type ApiRequest, type ApiResponse } from "../api/request.js";
 import { AuthError, InterruptedError, UnexpectedError } from "../errors.js";
 import { stripControls } from "../output/terminal.js";
 import { AttemptInterrupted, AttemptTimeout, networkError } from "./http-errors.js";
 import { maskSecrets, redactUrl } from "./http-redact.js";
 import { checkBaseUrl } from "./base-url.js";
-import { proxyFor, proxyOptionsFor } from "./proxy.js";
+import { resolveProxy, buildProxyOptions } from "./proxy.js";
 import {
-  backoffMs,
-  errorCode,
+  computeBackoffMs,
+  readErrorCode,
   formatWait,
   isConnectionReset,
   isRetryableStatus,
@@ -97,8 +97,8 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
   const origin = redactUrl(base.origin, secrets);
   let agent: EnvHttpProxyAgentType | undefined;
 
-  const proxies = proxyOptionsFor(base.hostname, env);
-  const via = proxyFor(base, proxies);
+  const proxies = buildProxyOptions(base.hostname, env);
+  const via = resolveProxy(base, proxies);
   const proxy = via === undefined ? undefined : redactUrl(via, secrets);
   const dispatcher = () =>
     (agent ??= new EnvHttpProxyAgent({
@@ -152,18 +152,19 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
   function retryWait(outcome: Attempt, retry: number): number | undefined {
     if (retry >= maxRetries) return undefined;
     if (!outcome.ok)
-      return isConnectionReset(outcome.error) ? backoffMs(retry, retryBaseMs) : undefined;
+      return isConnectionReset(outcome.error) ? computeBackoffMs(retry, retryBaseMs) : undefined;
     const { status } = outcome.res;
     if (!isRetryableStatus(status)) return undefined;
     const after =
       status === 429 || status === 503
         ? parseRetryAfter(header(outcome.res, "retry-after"), Date.now())
         : undefined;
-    return after ?? backoffMs(retry, retryBaseMs);
+    return after ?? computeBackoffMs(retry, retryBaseMs);
   }
 
   function why(outcome: Attempt): string {
-    if (!outcome.ok) return `the connection to ${origin} was reset (${errorCode(outcome.error)})`;
+    if (!outcome.ok)
+      return `the connection to ${origin} was reset (${readErrorCode(outcome.error)})`;
     const { status } = outcome.res;
     return status === 429 ? "the API is rate limiting (429)" : `the API answered ${status}`;
   }
@@ -196,7 +197,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
     kind: "http",
     baseUrl: options.baseUrl,
     async send(req: ApiRequest): Promise<ApiResponse> {
-      const url = requestUrl(options.baseUrl, req);
+      const url = buildRequestUrl(options.baseUrl, req);
       const shown = redactUrl(url, secrets);
       if (new URL(url).origin !== base.origin)
         throw new UnexpectedError(`refusing to send a request outside ${origin}: ${shown}`);
@@ -238,7 +239,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
       const ms = Date.now() - started;
       const result = outcome.ok
         ? String(outcome.res.status)
-        : (errorCode(outcome.error) ?? "error");
+        : (readErrorCode(outcome.error) ?? "error");
       const status = !outcome.ok && outcome.error instanceof AttemptTimeout ? "timeout" : result;
       verbose?.(
         `${req.method} ${shown} ${status} ${ms} ms ${retries} ${retries === 1 ? "retry" : "retries"}` +

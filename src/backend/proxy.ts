@@ -11,7 +11,7 @@ export interface ProxyOptions {
  * host (a local `coverage serve`) is always reached directly: a proxy elsewhere cannot reach it,
  * and the API key would cross the network in plain http.
  */
-export function proxyOptionsFor(hostname: string, env: NodeJS.ProcessEnv): ProxyOptions {
+export function buildProxyOptions(hostname: string, env: NodeJS.ProcessEnv): ProxyOptions {
   if (isLoopbackHost(hostname)) return { httpProxy: "", httpsProxy: "", noProxy: "" };
   // Empty strings (not undefined) so undici does not fall back to process.env behind our back;
   // lower case first, as curl and undici read them.
@@ -30,7 +30,7 @@ export function proxyOptionsFor(hostname: string, env: NodeJS.ProcessEnv): Proxy
  * names (a leading `.` or `*.` ignored) matching the host and its subdomains, with an optional
  * `:port`.
  */
-export function proxyFor(url: URL, options: ProxyOptions): string | undefined {
+export function resolveProxy(url: URL, options: ProxyOptions): string | undefined {
   const https = url.protocol === "https:";
   const proxy = https ? options.httpsProxy || options.httpProxy : options.httpProxy;
   if (!proxy) return undefined;

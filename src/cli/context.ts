@@ -44,7 +44,7 @@ export interface RunEnvironment {
   signal: AbortSignal;
 }
 
-function baseUrlOf(settings: Settings): string {
+function resolveBaseUrl(settings: Settings): string {
   return settings.backend.kind === "http" ? settings.backend.baseUrl : LOCAL_BASE_URL;
 }
 
@@ -112,7 +112,7 @@ export async function createContext(
     offlineClient: () =>
       new ApiClient({
         kind: settings.backend.kind,
-        baseUrl: baseUrlOf(settings),
+        baseUrl: resolveBaseUrl(settings),
         send: () => Promise.reject(new Error("offline client")),
       }),
     today: async () =>
@@ -123,7 +123,9 @@ export async function createContext(
       // What a dry run shows must be what would be sent: the same base URL checks.
       if (settings.backend.kind === "http") checkBaseUrl(settings.backend.baseUrl, settings.apiKey);
       const keySet = settings.backend.kind === "http" && Boolean(settings.apiKey);
-      io.stdout.write(JSON.stringify(describeRequest(baseUrlOf(settings), req, keySet)) + "\n");
+      io.stdout.write(
+        JSON.stringify(describeRequest(resolveBaseUrl(settings), req, keySet)) + "\n",
+      );
     },
     notice,
     warn,

@@ -1,4 +1,4 @@
-import { requestUrl, type ApiRequest } from "../api/request.js";
+import { buildRequestUrl, type ApiRequest } from "../api/request.js";
 
 /** The `--dry-run` object: method, full URL, the headers sent (key masked) and the body for POST. */
 export function describeRequest(
@@ -13,7 +13,7 @@ export function describeRequest(
   if (req.body !== undefined) headers["content-type"] = "application/json";
   return {
     method: req.method,
-    url: requestUrl(baseUrl, req),
+    url: buildRequestUrl(baseUrl, req),
     headers,
     ...(req.body !== undefined ? { body: req.body } : {}),
   };

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import type { RunEnvironment } from "../cli/context.js";
 import { CONFIG_KEYS } from "../config/keys.js";
-import { configFile } from "../config/paths.js";
+import { resolveConfigFile } from "../config/paths.js";
 import type { ConfigRun } from "../config/actions.js";
 import { createConfigRun } from "../cli/config-context.js";
 import { examples } from "./shared.js";
@@ -68,7 +68,7 @@ export function registerConfig(program: Command, run: RunEnvironment): void {
     .description("print where the config file is")
     .action(
       action(run, async (c) => {
-        c.io.stdout.write(configFile(c.env) + "\n");
+        c.io.stdout.write(resolveConfigFile(c.env) + "\n");
       }),
     );
 }

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import type { RunEnvironment } from "../cli/context.js";
 import { createProgress, formatBytes } from "../download/progress.js";
-import { jsonFor } from "../output/terminal.js";
+import { formatJson } from "../output/terminal.js";
 import { downloadVariant } from "../requests/download.js";
 import { examples, withContext } from "./shared.js";
 
@@ -42,7 +42,7 @@ export function registerDownload(program: Command, run: RunEnvironment): void {
         // A fresh link for every download: links are short-lived and never cached.
         const link = await (await ctx.client()).downloadUrl(request);
         if (opts.urlOnly) {
-          ctx.io.stdout.write(jsonFor(ctx.io, link, 2) + "\n");
+          ctx.io.stdout.write(formatJson(ctx.io, link, 2) + "\n");
           return;
         }
         // Loaded here, not at start-up: only a download writes files or handles SIGTERM.

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { checkRequest } from "../api/endpoints.js";
+import { buildCheckRequest } from "../api/endpoints.js";
 import type { RunEnvironment } from "../cli/context.js";
 import { errorFromResponse, UnexpectedError } from "../errors.js";
 import type { HealthReport } from "../output/health-view.js";
@@ -23,12 +23,12 @@ export function registerHealth(program: Command, run: RunEnvironment): void {
     .action(
       withContext<{ dryRun?: boolean }>(run, async (ctx, opts) => {
         if (opts.dryRun) {
-          ctx.printDryRun(checkRequest("health"));
-          ctx.printDryRun(checkRequest("ready"));
+          ctx.printDryRun(buildCheckRequest("health"));
+          ctx.printDryRun(buildCheckRequest("ready"));
           return;
         }
         const client = await ctx.client();
-        const { healthRows, isHealthy, renderHealthTable } =
+        const { buildHealthRows, isHealthy, renderHealthTable } =
           await import("../output/health-view.js");
         const report: HealthReport = {
           health: await client.check("health"),
@@ -38,7 +38,7 @@ export function registerHealth(program: Command, run: RunEnvironment): void {
           format: ctx.settings.format,
           io: ctx.io,
           renderTable: () => renderHealthTable(report, ctx.io),
-          rows: healthRows(report),
+          rows: buildHealthRows(report),
         });
         if (!isHealthy(report)) {
           // A refused or missing key, or the rate limit, keeps its own exit code (3, 5).
@@ -52,7 +52,7 @@ export function registerHealth(program: Command, run: RunEnvironment): void {
               "health",
               Boolean(ctx.settings.apiKey),
             );
-          const failed = healthRows(report)
+          const failed = buildHealthRows(report)
             .filter((r) => r.status !== 200)
             .map((r) => `/${String(r.name)} answered ${String(r.status)}`);
           throw new UnexpectedError(

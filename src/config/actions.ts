@@ -1,6 +1,6 @@
 import type { OutputFormat } from "../cli/settings.js";
 import { UsageError } from "../errors.js";
-import { maskedProfile, renderConfigTable } from "../output/config-view.js";
+import { maskProfile, renderConfigTable } from "../output/config-view.js";
 import { writeRecord } from "../output/record.js";
 import type { Io } from "../output/terminal.js";
 import { readSecret } from "./secret-input.js";
@@ -72,7 +72,7 @@ export async function unsetValue(c: ConfigRun, rawKey: string): Promise<void> {
 /** `config list`: the active profile's values, api-key masked. */
 export async function listValues(c: ConfigRun): Promise<void> {
   const store = await openConfigStore(c.env);
-  const values = maskedProfile(store.profile(c.profile));
+  const values = maskProfile(store.profile(c.profile));
   if (c.format === "table" && Object.keys(values).length === 0)
     return c.notice(`Profile '${c.profile}' has no stored settings (${store.file}).`);
   await writeRecord(values, {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { UsageError } from "../errors.js";
 import { ConfigFile, type Profile } from "./keys.js";
-import { configFile } from "./paths.js";
+import { resolveConfigFile } from "./paths.js";
 import { checkProfileName } from "./values.js";
 
 /**
@@ -9,7 +9,7 @@ import { checkProfileName } from "./values.js";
  * a missing file is an empty default profile, and a profile named but missing is an error.
  */
 export function readProfile(name: string, env: NodeJS.ProcessEnv = process.env): Profile {
-  const file = configFile(env);
+  const file = resolveConfigFile(env);
   checkProfileName(name);
   // A named profile must exist: a typo would otherwise answer from the sample data.
   const missing = () =>

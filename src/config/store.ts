@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { UsageError } from "../errors.js";
 import { ConfigFile, type ConfigKey, type Profile } from "./keys.js";
-import { configDir, configFile } from "./paths.js";
+import { resolveConfigDir, resolveConfigFile } from "./paths.js";
 
 /** The config file as `coverage config` edits it: `{profiles: {NAME: {KEY: VALUE}}}`, mode 0600. */
 export interface ConfigStore {
@@ -29,14 +29,14 @@ function problem(file: string, err: unknown): UsageError {
  * Dot-notation is off: profile names and keys are plain keys, whatever they contain.
  */
 export async function openConfigStore(env: NodeJS.ProcessEnv): Promise<ConfigStore> {
-  const file = configFile(env);
+  const file = resolveConfigFile(env);
   const { default: Conf } = await import("conf");
   let conf: InstanceType<typeof Conf<{ profiles?: Profiles }>>;
   try {
     // Private folder first (conf would create it world-readable under the usual umask).
-    mkdirSync(configDir(env), { recursive: true, mode: 0o700 });
+    mkdirSync(resolveConfigDir(env), { recursive: true, mode: 0o700 });
     conf = new Conf<{ profiles?: Profiles }>({
-      cwd: configDir(env),
+      cwd: resolveConfigDir(env),
       configName: "config",
       configFileMode: 0o600,
       accessPropertiesByDotNotation: false,

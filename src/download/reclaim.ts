@@ -19,7 +19,7 @@ let collect: Collect | null | undefined;
  * is set back at once, so this process's own global never gets a `gc`. The context costs
  * ~9 ms, so it is made only when a transfer reaches its first interval.
  */
-export function collector(): Collect | null {
+export function exposeCollector(): Collect | null {
   if (collect !== undefined) return collect;
   try {
     v8.setFlagsFromString("--expose-gc");
@@ -38,7 +38,7 @@ export function collector(): Collect | null {
  */
 export function reclaimReadBuffers(
   every = RECLAIM_EVERY,
-  getCollector: () => Collect | null = collector,
+  getCollector: () => Collect | null = exposeCollector,
 ): (bytes: number) => void {
   let next = every;
   return (bytes) => {

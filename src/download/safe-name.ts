@@ -15,7 +15,7 @@ const RESERVED_NAMES = /^(con|prn|aux|nul|com\d|lpt\d)(\..*)?$/i;
 const MAX_BYTES = 200;
 
 /** A fallback name when the server's is unusable: `download` plus the content type's extension. */
-export function fallbackName(contentType: string | undefined): string {
+export function makeFallbackName(contentType: string | undefined): string {
   return `download${EXTENSIONS[contentType ?? ""] ?? ""}`;
 }
 
@@ -44,6 +44,6 @@ export function safeBaseName(suggested: string, contentType?: string): string {
       .replace(/^[.\s]+/, "")
       .replace(/[.\s]+$/, ""),
   );
-  if (!name) return fallbackName(contentType);
+  if (!name) return makeFallbackName(contentType);
   return RESERVED_NAMES.test(name) ? `_${name}` : name;
 }

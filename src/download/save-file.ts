@@ -43,7 +43,7 @@ const INTERRUPTED = "download interrupted; nothing was saved";
 const NO_LINK = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "EXDEV", "ENOSYS", "EMLINK", "EACCES"]);
 
 /** `.NAME.<random>.part` beside the target: same folder, so the final rename is atomic. */
-export function tempNameFor(target: string): string {
+export function makeTempName(target: string): string {
   const suffix = randomBytes(6).toString("hex");
   return path.join(path.dirname(target), `.${path.basename(target)}.${suffix}.part`);
 }
@@ -122,7 +122,7 @@ export async function writeFileAtomically(
     onBytes?: (n: number) => void;
   },
 ): Promise<number> {
-  const temp = tempNameFor(target);
+  const temp = makeTempName(target);
   let bytes = 0;
   let file: FileHandle | undefined;
   let created = false;
@@ -155,7 +155,11 @@ export async function writeFileAtomically(
 }
 
 /** The --verbose summary of a finished transfer: bytes, time and rate (MiB/s). */
-export function transferLine(bytes: number, startedMs: number, nowMs = performance.now()): string {
+export function formatTransferLine(
+  bytes: number,
+  startedMs: number,
+  nowMs = performance.now(),
+): string {
   const ms = Math.max(nowMs - startedMs, 0.001);
   const rate = bytes / 1024 / 1024 / (ms / 1000);
   return `received ${bytes} bytes in ${Math.round(ms)} ms (${rate.toFixed(1)} MiB/s)`;
@@ -173,7 +177,7 @@ export async function saveDownload(link: DownloadLink, options: SaveOptions): Pr
   const started = performance.now();
   const source = await openSource(link.url, options);
   const { progress } = options;
-  const report = (bytes: number) => options.verbose?.(transferLine(bytes, started));
+  const report = (bytes: number) => options.verbose?.(formatTransferLine(bytes, started));
   progress?.start(target.kind === "file" ? path.basename(target.path) : name, source.size);
   try {
     if (target.kind === "stdout") {

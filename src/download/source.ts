@@ -4,7 +4,7 @@ import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { AttemptTimeout, isTimeout, networkError } from "../backend/http-errors.js";
 import { redactUrl } from "../backend/http-redact.js";
-import { proxyFor, proxyOptionsFor } from "../backend/proxy.js";
+import { resolveProxy, buildProxyOptions } from "../backend/proxy.js";
 import { InterruptedError, NotFoundError, UnexpectedError } from "../errors.js";
 
 /** An open download: the bytes, their expected size when known, and how to release it. */
@@ -87,8 +87,8 @@ export async function openSource(url: string, options: SourceOptions): Promise<D
   const shown = redactUrl(url);
   // Loaded only for http(s) links: the local engine's file:// links never need undici.
   const { EnvHttpProxyAgent, redirect, request } = await import("../backend/undici.js");
-  const proxies = proxyOptionsFor(parsed.hostname, options.env);
-  const via = proxyFor(parsed, proxies);
+  const proxies = buildProxyOptions(parsed.hostname, options.env);
+  const via = resolveProxy(parsed, proxies);
   const agent = new EnvHttpProxyAgent({
     ...proxies,
     headersTimeout: timeoutMs,

@@ -1,7 +1,7 @@
 import type { Envelope, Lob, LobsQuery, Payer, PayersQuery } from "../contract/index.js";
 import { compareCaseInsensitive, compareCodePoints } from "./compare.js";
 import type { Db } from "./db.js";
-import { pageOf } from "./paginate.js";
+import { slicePage } from "./paginate.js";
 
 /**
  * Rule Payers: payers with a LOB linked to a version, ever (narrowed to those LOB categories),
@@ -20,7 +20,7 @@ export function listPayers(db: Db, query: PayersQuery): Envelope<Payer> {
         compareCodePoints(a.payer_id, b.payer_id),
     )
     .map((p) => ({ payer_id: p.payer_id, display_name: p.display_name }));
-  return pageOf(payers, query.limit, query.offset);
+  return slicePage(payers, query.limit, query.offset);
 }
 
 /** Rule LOBs: every LOB, filtered by category, payer and exact state; `state` left out when nationwide. */
@@ -33,5 +33,5 @@ export function listLobs(db: Db, query: LobsQuery): Envelope<Lob> {
         (!query.states || (l.state !== null && query.states.includes(l.state as never))),
     )
     .map(({ state, ...rest }) => (state === null ? rest : { ...rest, state }));
-  return pageOf(lobs, query.limit, query.offset);
+  return slicePage(lobs, query.limit, query.offset);
 }

@@ -8,13 +8,13 @@ export function normaliseCode(system: CodeSystem, code: string): string {
 }
 
 /** The key of a code in the index and the catalogue. */
-export function codeKey(system: CodeSystem, code: string): string {
+export function makeCodeKey(system: CodeSystem, code: string): string {
   return `${system}:${normaliseCode(system, code)}`;
 }
 
 /** Keys of every code a ref names, in the order given. */
-export function refKeys(ref: CodeReference): string[] {
-  return ref.codes.map((c) => codeKey(ref.code_system, c));
+export function listRefKeys(ref: CodeReference): string[] {
+  return ref.codes.map((c) => makeCodeKey(ref.code_system, c));
 }
 
 /**
@@ -23,7 +23,7 @@ export function refKeys(ref: CodeReference): string[] {
  * literally, like `payer_ids: []`).
  */
 export function matchesCodeRef(version: PolicyRecord, ref: CodeReference): boolean {
-  const keys = new Set(refKeys(ref));
+  const keys = new Set(listRefKeys(ref));
   const rels = ref.relationship ?? null;
   return version.codes.some(
     (c) => keys.has(c.key) && (rels === null || rels.includes(c.relationship)),
@@ -37,10 +37,10 @@ export function matchesCodeRefs(version: PolicyRecord, filter: CodeRefFilter): b
 }
 
 /** Indexes (into `Db.policies`) that can match the refs, from the code index; a superset. */
-export function codeCandidates(byCode: Map<string, number[]>, filter: CodeRefFilter): number[] {
+export function findCodeCandidates(byCode: Map<string, number[]>, filter: CodeRefFilter): number[] {
   const perRef = filter.refs.map((ref) => {
     const set = new Set<number>();
-    for (const key of refKeys(ref)) for (const i of byCode.get(key) ?? []) set.add(i);
+    for (const key of listRefKeys(ref)) for (const i of byCode.get(key) ?? []) set.add(i);
     return set;
   });
   let result: Set<number>;
@@ -57,6 +57,6 @@ export function codeCandidates(byCode: Map<string, number[]>, filter: CodeRefFil
  * Rule Ordering: the first `max` distinct codes the refs name, in the order given, as catalogue
  * keys (for ranking). A code named twice counts once.
  */
-export function firstFilteredCodeKeys(filter: CodeRefFilter, max = 20): string[] {
-  return [...new Set(filter.refs.flatMap(refKeys))].slice(0, max);
+export function pickFirstFilteredCodeKeys(filter: CodeRefFilter, max = 20): string[] {
+  return [...new Set(filter.refs.flatMap(listRefKeys))].slice(0, max);
 }

@@ -1,7 +1,7 @@
 import type { CodeSystem, FileType, LobCategory, Relationship } from "../contract/index.js";
 import type { DatasetInput } from "../dataset/schema.js";
 import { compareCodePoints } from "./compare.js";
-import { codeKey } from "./codes.js";
+import { makeCodeKey } from "./codes.js";
 
 export interface LobRecord {
   lob_id: string;
@@ -91,7 +91,7 @@ class CodeIndex {
     }
     let posting = raw.get(code);
     if (posting === undefined) {
-      const key = codeKey(system, code);
+      const key = makeCodeKey(system, code);
       posting = this.#byKey.get(key);
       if (!posting) this.#byKey.set(key, (posting = { key, versions: [], size: 0, last: -1 }));
       raw.set(code, posting);
@@ -212,7 +212,8 @@ export function indexDataset(dataset: DatasetInput): Db {
   const lobById = new Map(lobs.map((l) => [l.lob_id, l]));
   const codeIndex = new CodeIndex();
   const catalogue = new Map<string, string>();
-  for (const c of dataset.codes ?? []) catalogue.set(codeKey(c.code_system, c.code), c.description);
+  for (const c of dataset.codes ?? [])
+    catalogue.set(makeCodeKey(c.code_system, c.code), c.description);
 
   const versions: VersionRecord[] = [];
   for (const p of dataset.policies) {

@@ -8,7 +8,10 @@ const CONTENT_TYPES: Record<FileType, ContentType> = {
 };
 
 /** Rule Download: the dataset-relative path of a variant's file, if one is stored. */
-export function storedFile(version: PolicyRecord, variant: DownloadVariant): string | undefined {
+export function findStoredFile(
+  version: PolicyRecord,
+  variant: DownloadVariant,
+): string | undefined {
   return variant === "text" ? version.files.text : version.files.display;
 }
 
@@ -16,7 +19,7 @@ export function storedFile(version: PolicyRecord, variant: DownloadVariant): str
  * Rule Download: the policy number made safe, with the extension of what is served. One `_` per
  * character (code point, hence the `u` flag), not per UTF-16 unit.
  */
-export function downloadFilename(policyNumber: string, ext: FileType): string {
+export function makeDownloadFilename(policyNumber: string, ext: FileType): string {
   const base = policyNumber.replace(/[^A-Za-z0-9._-]/gu, "_");
   return `${base}.${ext}`;
 }
@@ -31,6 +34,6 @@ export function buildDownloadLink(
   return {
     url,
     content_type: CONTENT_TYPES[type],
-    filename: downloadFilename(version.policy_number, type),
+    filename: makeDownloadFilename(version.policy_number, type),
   };
 }

@@ -1,9 +1,9 @@
 import type { Envelope, FilterRequest, Policy, PolicyFilter } from "../contract/index.js";
-import { codeCandidates, firstFilteredCodeKeys, matchesCodeRefs } from "./codes.js";
+import { findCodeCandidates, pickFirstFilteredCodeKeys, matchesCodeRefs } from "./codes.js";
 import type { Db, PolicyRecord } from "./db.js";
 import { hasScopeFilter, matchesScope, selectLinks } from "./links.js";
-import { pageOf } from "./paginate.js";
-import { comparatorFor, rankInIdOrder, scoreVersions, type Ranked } from "./rank.js";
+import { slicePage } from "./paginate.js";
+import { buildComparator, rankInIdOrder, scoreVersions, type Ranked } from "./rank.js";
 import { buildApplicability, buildCodeGroups, toPolicyItem } from "./shape.js";
 import { tokenize } from "./text.js";
 import { matchesRetired, overlapsWindow } from "./time.js";
@@ -32,11 +32,14 @@ function matchesFilter(
  * null when there is nothing to rank by. A `q` without any term (blank, only punctuation)
  * counts as no `q`.
  */
-export function rankingTerms(db: Db, filter: PolicyFilter | null | undefined): string[] | null {
+export function extractRankingTerms(
+  db: Db,
+  filter: PolicyFilter | null | undefined,
+): string[] | null {
   const qTerms = tokenize(filter?.q ?? "");
   if (qTerms.length > 0) return qTerms;
   if (filter?.code_refs) {
-    return firstFilteredCodeKeys(filter.code_refs).flatMap((key) =>
+    return pickFirstFilteredCodeKeys(filter.code_refs).flatMap((key) =>
       tokenize(db.catalogue.get(key) ?? ""),
     );
   }
@@ -50,9 +53,9 @@ export function rankingTerms(db: Db, filter: PolicyFilter | null | undefined): s
 function sortVersions(db: Db, versions: PolicyRecord[], request: FilterRequest): Ranked[] {
   const sort = request.sort ?? "relevance";
   if (sort !== "relevance") {
-    return versions.sort(comparatorFor(sort)).map((version) => ({ version, score: null }));
+    return versions.sort(buildComparator(sort)).map((version) => ({ version, score: null }));
   }
-  const terms = rankingTerms(db, request.policies);
+  const terms = extractRankingTerms(db, request.policies);
   if (terms === null) return versions.map((version) => ({ version, score: null }));
   return rankInIdOrder(versions, scoreVersions(versions, terms));
 }
@@ -61,12 +64,12 @@ function sortVersions(db: Db, versions: PolicyRecord[], request: FilterRequest):
 export function filterPolicies(db: Db, request: FilterRequest, today: string): Envelope<Policy> {
   const filter = request.policies;
   const candidates = filter?.code_refs
-    ? codeCandidates(db.byCode, filter.code_refs).map((i) => db.policies[i] as PolicyRecord)
+    ? findCodeCandidates(db.byCode, filter.code_refs).map((i) => db.policies[i] as PolicyRecord)
     : db.policies;
   // db.policies is in policy-id order, and so are the candidates: the no-ranking order for free.
   const matching = candidates.filter((v) => matchesFilter(v, filter, today));
   const ranked = sortVersions(db, matching, request);
-  const page = pageOf(ranked, request.limit, request.offset);
+  const page = slicePage(ranked, request.limit, request.offset);
   return {
     ...page,
     data: page.data.map(({ version, score }) =>

@@ -172,7 +172,7 @@ const ASCENDING: Record<
 };
 
 /** Rule Ordering: the comparator of a non-relevance sort; `_desc` is the exact reverse of `_asc`. */
-export function comparatorFor(
+export function buildComparator(
   sort: Exclude<Sort, "relevance">,
 ): (a: PolicyRecord, b: PolicyRecord) => number {
   return ASCENDING[sort];

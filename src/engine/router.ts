@@ -15,7 +15,7 @@ import type { ApiRequest, ApiResponse, QueryPairs } from "../api/request.js";
 import { listLobs, listPayers } from "./catalog.js";
 import type { Db, PolicyRecord } from "./db.js";
 import { buildPolicyDetail } from "./detail.js";
-import { buildDownloadLink, storedFile } from "./download.js";
+import { buildDownloadLink, findStoredFile } from "./download.js";
 import { filterPolicies } from "./filter.js";
 import { listUpdates } from "./updates.js";
 
@@ -126,7 +126,7 @@ export function handleApiRequest(ctx: EngineContext, req: ApiRequest): ApiRespon
     if (!parsed.ok) return parsed.response;
     if (!version) return { status: 404, body: NOT_FOUND };
     const variant = parsed.value.variant ?? "display";
-    const file = storedFile(version, variant);
+    const file = findStoredFile(version, variant);
     if (!file || ctx.hasFile?.(file) === false) return { status: 404, body: NO_FILE };
     return ok(buildDownloadLink(version, variant, ctx.linkFor(version, variant, file)));
   }

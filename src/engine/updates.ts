@@ -1,13 +1,13 @@
 import type { Envelope, PolicyUpdate, UpdatesQuery } from "../contract/index.js";
 import { compareCaseInsensitive, compareCodePoints } from "./compare.js";
 import type { Db, PolicyRecord } from "./db.js";
-import { pageOf } from "./paginate.js";
+import { slicePage } from "./paginate.js";
 import { addDays } from "./time.js";
 
 export const DEFAULT_UPDATE_DAYS = 30;
 
 /** Rule Updates: `new` when no other version of the same policy starts earlier. */
-export function changeType(db: Db, version: PolicyRecord): "new" | "updated" {
+export function classifyChange(db: Db, version: PolicyRecord): "new" | "updated" {
   const series = db.bySeries.get(version.series) ?? [];
   return series.some((o) => o !== version && o.effective_from_date < version.effective_from_date)
     ? "updated"
@@ -24,7 +24,7 @@ export function listUpdates(db: Db, query: UpdatesQuery, today: string): Envelop
   const items: PolicyUpdate[] = [];
   for (const v of db.policies) {
     if (v.effective_from_date < since || v.effective_from_date > today) continue;
-    const change_type = changeType(db, v);
+    const change_type = classifyChange(db, v);
     const payerIds = [...new Set(v.links.map((l) => l.lob.payer_id))];
     for (const payerId of payerIds) {
       items.push({
@@ -46,5 +46,5 @@ export function listUpdates(db: Db, query: UpdatesQuery, today: string): Envelop
       compareCodePoints(a.policy_id, b.policy_id) ||
       compareCodePoints(a.payer_id, b.payer_id),
   );
-  return pageOf(items, query.limit, query.offset);
+  return slicePage(items, query.limit, query.offset);
 }

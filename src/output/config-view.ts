@@ -5,7 +5,7 @@ import { renderTable, type Column } from "./table.js";
 import type { Io } from "./terminal.js";
 
 /** A profile's stored values, masked, in the documented key order. */
-export function maskedProfile(profile: Profile): Record<string, string | number> {
+export function maskProfile(profile: Profile): Record<string, string | number> {
   const out: Record<string, string | number> = {};
   for (const key of CONFIG_KEYS) {
     const value = profile[key];

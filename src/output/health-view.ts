@@ -19,7 +19,7 @@ export function isHealthy(report: HealthReport): boolean {
 }
 
 /** One row per check, for ndjson and csv. */
-export function healthRows(report: HealthReport): Array<Record<string, unknown>> {
+export function buildHealthRows(report: HealthReport): Array<Record<string, unknown>> {
   return (["health", "ready"] as const).map((name) => ({ name, ...report[name] }));
 }
 
@@ -39,5 +39,5 @@ export function renderHealthTable(report: HealthReport, io: Pick<Io, "columns" |
     },
     { header: "BODY", value: (r) => bodyText(r.body), flex: true, min: 20 },
   ];
-  return renderTable(columns, healthRows(report), io);
+  return renderTable(columns, buildHealthRows(report), io);
 }

@@ -1,6 +1,6 @@
 import type { Envelope } from "../contract/index.js";
 import type { OutputFormat } from "../cli/settings.js";
-import { jsonFor, writeText, type Io } from "./terminal.js";
+import { formatJson, writeText, type Io } from "./terminal.js";
 
 export interface ListOutput<T> {
   format: OutputFormat;
@@ -22,7 +22,7 @@ export interface ListOutput<T> {
  * The CSV header: the documented columns first (so an optional field such as a LOB's `state`
  * has its column even when the first item lacks it), then any extra field the server added.
  */
-export function csvColumnsFor(
+export function pickCsvColumns(
   rows: ReadonlyArray<Record<string, unknown>>,
   documented: readonly string[] | undefined,
 ): string[] | undefined {
@@ -52,7 +52,7 @@ export async function writeList<T>(
     last = page;
     if (format === "ndjson") {
       if (page.data.length)
-        await writeText(io.stdout, page.data.map((d) => jsonFor(io, d)).join("\n") + "\n");
+        await writeText(io.stdout, page.data.map((d) => formatJson(io, d)).join("\n") + "\n");
     } else if (format === "csv") {
       const rows = page.data as Array<Record<string, unknown>>;
       if (!rows.length) continue;
@@ -60,7 +60,7 @@ export async function writeList<T>(
       const { toCsv } = await import("./csv.js");
       const { text, header } = toCsv(
         rows,
-        csvHeader ?? csvColumnsFor(rows, out.csvColumns),
+        csvHeader ?? pickCsvColumns(rows, out.csvColumns),
         io.stdoutIsTTY,
         first,
       );
@@ -68,7 +68,7 @@ export async function writeList<T>(
       csvStarted = true;
       await writeText(io.stdout, text);
     } else if (format === "json" && !out.all) {
-      await writeText(io.stdout, jsonFor(io, page, 2) + "\n");
+      await writeText(io.stdout, formatJson(io, page, 2) + "\n");
     } else kept.push(...page.data);
   }
   if (format === "csv" && !csvStarted && out.csvColumns) {
@@ -77,7 +77,7 @@ export async function writeList<T>(
   }
   if (format === "json" && out.all) {
     const envelope = { data: kept, limit: first?.limit ?? kept.length, offset: 0, has_more: false };
-    await writeText(io.stdout, jsonFor(io, envelope, 2) + "\n");
+    await writeText(io.stdout, formatJson(io, envelope, 2) + "\n");
   }
   if (format === "table") {
     if (kept.length === 0 && out.emptyMessage) out.notice(out.emptyMessage);

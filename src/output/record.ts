@@ -1,5 +1,5 @@
 import type { OutputFormat } from "../cli/settings.js";
-import { jsonFor, writeText, type Io } from "./terminal.js";
+import { formatJson, writeText, type Io } from "./terminal.js";
 
 export interface RecordOutput {
   format: OutputFormat;
@@ -14,9 +14,9 @@ export interface RecordOutput {
 export async function writeRecord(value: unknown, out: RecordOutput): Promise<void> {
   const { io, format } = out;
   const rows = out.rows ?? [value as Record<string, unknown>];
-  if (format === "json") return writeText(io.stdout, jsonFor(io, value, 2) + "\n");
+  if (format === "json") return writeText(io.stdout, formatJson(io, value, 2) + "\n");
   if (format === "ndjson")
-    return writeText(io.stdout, rows.map((r) => jsonFor(io, r)).join("\n") + "\n");
+    return writeText(io.stdout, rows.map((r) => formatJson(io, r)).join("\n") + "\n");
   if (format === "csv") {
     const { toCsv } = await import("./csv.js");
     return writeText(io.stdout, toCsv(rows, undefined, io.stdoutIsTTY).text);

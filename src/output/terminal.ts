@@ -84,7 +84,7 @@ const JSON_RAW_CONTROLS = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
  * JSON text for stdout. On a terminal the controls JSON leaves raw are written as `\uXXXX`
  * escapes: the same data once parsed, nothing for the terminal to act on.
  */
-export function jsonFor(io: Pick<Io, "stdoutIsTTY">, value: unknown, indent?: number): string {
+export function formatJson(io: Pick<Io, "stdoutIsTTY">, value: unknown, indent?: number): string {
   const json = JSON.stringify(value, null, indent);
   if (!io.stdoutIsTTY) return json;
   return json.replace(

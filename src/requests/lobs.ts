@@ -1,4 +1,4 @@
-import { definedOnly, pageQuery, queryFlagHint, type PageFlags } from "./page.js";
+import { definedOnly, buildPageQuery, makeQueryFlagHint, type PageFlags } from "./page.js";
 import { parseLobs, parseStates, requireList } from "./parse-flags.js";
 
 /** The `lobs` flags as commander hands them over. */
@@ -11,7 +11,7 @@ export interface LobsFlags extends PageFlags {
 /** Maps `lobs` flags to the `GET /v1/lobs` query (states upper-cased); only what was set. */
 export function buildLobsQuery(flags: LobsFlags): Record<string, unknown> {
   return definedOnly({
-    ...pageQuery(flags),
+    ...buildPageQuery(flags),
     lobs: parseLobs(requireList(flags.lob, "--lob")),
     payer_ids: requireList(flags.payer, "--payer"),
     states: parseStates(requireList(flags.state, "--state")),
@@ -19,7 +19,7 @@ export function buildLobsQuery(flags: LobsFlags): Record<string, unknown> {
 }
 
 /** Names the `lobs` flag behind a validation location. */
-export const lobsFlagFor = queryFlagHint({
+export const lobsFlagFor = makeQueryFlagHint({
   lobs: "--lob",
   payer_ids: "--payer",
   states: "--state",

@@ -16,7 +16,7 @@ export function definedOnly(obj: Record<string, unknown>): Record<string, unknow
  * `limit` and `offset` as typed (whole numbers as numbers, anything else left for the schema to
  * report), only when given: `--all` too leaves the page size to the server unless `--limit` says.
  */
-export function pageQuery(flags: PageFlags): Record<string, unknown> {
+export function buildPageQuery(flags: PageFlags): Record<string, unknown> {
   return definedOnly({
     limit: integerish(flags.limit),
     offset: integerish(flags.offset),
@@ -24,7 +24,7 @@ export function pageQuery(flags: PageFlags): Record<string, unknown> {
 }
 
 /** The flag behind a `query.<key>` validation location, to name it beside the message. */
-export function queryFlagHint(
+export function makeQueryFlagHint(
   flags: Record<string, string>,
 ): (loc: Array<string | number>) => string | undefined {
   return (loc) => (loc[0] === "query" ? flags[String(loc[1])] : undefined);

@@ -1,4 +1,4 @@
-import { definedOnly, pageQuery, queryFlagHint, type PageFlags } from "./page.js";
+import { definedOnly, buildPageQuery, makeQueryFlagHint, type PageFlags } from "./page.js";
 import { integerish } from "./parse-flags.js";
 
 /** The `updates` flags as commander hands them over. */
@@ -11,11 +11,11 @@ export interface UpdatesFlags extends PageFlags {
  * the server's default (30 in the rules) applies otherwise.
  */
 export function buildUpdatesQuery(flags: UpdatesFlags): Record<string, unknown> {
-  return definedOnly({ ...pageQuery(flags), days: integerish(flags.days) });
+  return definedOnly({ ...buildPageQuery(flags), days: integerish(flags.days) });
 }
 
 /** Names the `updates` flag behind a validation location. */
-export const updatesFlagFor = queryFlagHint({
+export const updatesFlagFor = makeQueryFlagHint({
   days: "--days",
   limit: "--limit",
   offset: "--offset",

@@ -6,7 +6,7 @@ import { pipeline } from "node:stream/promises";
 import type { ApiRequest, ApiResponse, QueryPairs } from "../api/request.js";
 import { redactUrl } from "../backend/http-redact.js";
 import { hasStoredFile, type LoadedDataset } from "../dataset/load.js";
-import { buildDownloadLink, storedFile } from "../engine/download.js";
+import { buildDownloadLink, findStoredFile } from "../engine/download.js";
 import { handleApiRequest, NO_FILE, NOT_FOUND, unprocessable } from "../engine/router.js";
 import { checkApiKey, createRateLimiter, type RateLimiter } from "./guard.js";
 import { jsonInvalidDetail, parseJsonText } from "./json-body.js";
@@ -109,7 +109,7 @@ export function createServeHandler(
     if (!check.ok) return sendJson(res, { status: 403, body: { detail: check.detail } });
     const version = dataset.db.byId.get(check.policyId);
     if (!version) return sendJson(res, { status: 404, body: NOT_FOUND });
-    const file = storedFile(version, check.variant);
+    const file = findStoredFile(version, check.variant);
     if (!file) return sendJson(res, { status: 404, body: NO_FILE });
     const abs = path.resolve(dataset.dir, file);
     let size: number;

@@ -24,7 +24,7 @@ export function parsePort(raw: string | undefined, fallback: number): number {
 }
 
 /** The base URL of an address: IPv6 literals bracketed; wildcard binds shown as loopback. */
-export function baseUrlOf(address: AddressInfo): string {
+export function resolveBaseUrl(address: AddressInfo): string {
   const host =
     address.address === "0.0.0.0"
       ? "127.0.0.1"
@@ -59,7 +59,7 @@ export function listen(
         );
     });
     server.listen(port, host, () => {
-      const url = baseUrlOf(server.address() as AddressInfo);
+      const url = resolveBaseUrl(server.address() as AddressInfo);
       resolve({
         url,
         close: () =>

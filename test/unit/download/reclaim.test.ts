@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { collector, RECLAIM_EVERY, reclaimReadBuffers } from "../../../src/download/reclaim.js";
+import {
+  exposeCollector,
+  RECLAIM_EVERY,
+  reclaimReadBuffers,
+} from "../../../src/download/reclaim.js";
 
 describe("reclaimReadBuffers", () => {
   it.each([
@@ -39,11 +43,11 @@ describe("reclaimReadBuffers", () => {
   });
 });
 
-describe("collector", () => {
+describe("exposeCollector", () => {
   it("gets V8's gc without leaving it on this process's global", () => {
-    const gc = collector();
+    const gc = exposeCollector();
     expect(typeof gc).toBe("function");
-    expect(collector()).toBe(gc);
+    expect(exposeCollector()).toBe(gc);
     expect("gc" in globalThis).toBe(false);
     // A real minor collection runs without throwing.
     gc?.({ type: "minor", execution: "sync" });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fallbackName, safeBaseName } from "../../../src/download/safe-name.js";
+import { makeFallbackName, safeBaseName } from "../../../src/download/safe-name.js";
 
 describe("safeBaseName", () => {
   it.each([
@@ -40,6 +40,6 @@ describe("safeBaseName", () => {
     { type: "application/octet-stream", name: "download" },
     { type: undefined, name: "download" },
   ])("fallback for $type is $name", ({ type, name }) => {
-    expect(fallbackName(type)).toBe(name);
+    expect(makeFallbackName(type)).toBe(name);
   });
 });

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { tempNameFor, writeFileAtomically } from "../../../src/download/save-file.js";
+import { makeTempName, writeFileAtomically } from "../../../src/download/save-file.js";
 import { checkOverwrite, resolveTarget } from "../../../src/download/target.js";
 
 const dir = () => mkdtempSync(path.join(os.tmpdir(), "coverage-save-"));
@@ -60,9 +60,9 @@ describe("writeFileAtomically", () => {
   const signal = new AbortController().signal;
 
   it("names the temporary file .NAME.<random>.part beside the target", () => {
-    expect(path.basename(tempNameFor("/a/b/L1.pdf"))).toMatch(/^\.L1\.pdf\.[0-9a-f]{12}\.part$/);
-    expect(path.dirname(tempNameFor("/a/b/L1.pdf"))).toBe("/a/b");
-    expect(tempNameFor("/a/L1.pdf")).not.toBe(tempNameFor("/a/L1.pdf"));
+    expect(path.basename(makeTempName("/a/b/L1.pdf"))).toMatch(/^\.L1\.pdf\.[0-9a-f]{12}\.part$/);
+    expect(path.dirname(makeTempName("/a/b/L1.pdf"))).toBe("/a/b");
+    expect(makeTempName("/a/L1.pdf")).not.toBe(makeTempName("/a/L1.pdf"));
   });
 
   it("writes the whole stream and leaves only the target", async () => {

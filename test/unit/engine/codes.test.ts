@@ -2,8 +2,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { CodeRefFilter, CodeReference, CodeSystem } from "../../../src/contract/index.js";
 import {
-  codeCandidates,
-  firstFilteredCodeKeys,
+  findCodeCandidates,
+  pickFirstFilteredCodeKeys,
   matchesCodeRef,
   matchesCodeRefs,
   normaliseCode,
@@ -158,14 +158,14 @@ describe("matchesCodeRefs (rule Filter 5: any / all)", () => {
     const matched = db.policies.filter((v) => matchesCodeRefs(v, filter)).map((v) => v.series);
     expect(matched).toEqual(expected);
     // The index narrows to a superset of what matches, and filterPolicies agrees.
-    const candidates = codeCandidates(db.byCode, filter).map((i) => db.policies[i]?.series);
+    const candidates = findCodeCandidates(db.byCode, filter).map((i) => db.policies[i]?.series);
     for (const s of expected) expect(candidates).toContain(s);
     expect(allIds(db, { policies: { code_refs: filter }, sort: "policy_id_asc" })).toEqual(
       expected.map((s) => `${s}/2020-01-01`),
     );
   });
 
-  it("codeCandidates never loses a matching version (property)", () => {
+  it("findCodeCandidates never loses a matching version (property)", () => {
     const systems: CodeSystem[] = ["CPT", "ICD10CM", "HCPCS", "HCPCS_MODIFIER"];
     const codes = ["97110", "g4733", "G47.33", "m25.561", "KX", "e0601", "97112", "x"];
     const ref = fc.record({
@@ -178,7 +178,7 @@ describe("matchesCodeRefs (rule Filter 5: any / all)", () => {
         fc.constantFrom("any", "all"),
         (refs, match) => {
           const filter: CodeRefFilter = { refs, match: match as "any" | "all" };
-          const candidates = new Set(codeCandidates(db.byCode, filter));
+          const candidates = new Set(findCodeCandidates(db.byCode, filter));
           db.policies.forEach((v, i) => {
             if (matchesCodeRefs(v, filter)) expect(candidates.has(i)).toBe(true);
           });
@@ -188,10 +188,10 @@ describe("matchesCodeRefs (rule Filter 5: any / all)", () => {
   });
 });
 
-describe("firstFilteredCodeKeys (rule Ordering: the first 20 filtered codes, in order)", () => {
+describe("pickFirstFilteredCodeKeys (rule Ordering: the first 20 filtered codes, in order)", () => {
   it("keeps the order given across refs, normalised, distinct, at most 20", () => {
     const many = Array.from({ length: 25 }, (_, i) => String(90000 + i));
-    const keys = firstFilteredCodeKeys({
+    const keys = pickFirstFilteredCodeKeys({
       refs: [
         { code_system: "ICD10CM", codes: ["g47.33", "G4733"] },
         { code_system: "CPT", codes: many },

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { CodeSystem, Relationship } from "../../../src/contract/index.js";
 import { parseDataset } from "../../../src/dataset/load.js";
 import type { DatasetInput } from "../../../src/dataset/schema.js";
-import { codeKey } from "../../../src/engine/codes.js";
+import { makeCodeKey } from "../../../src/engine/codes.js";
 import { indexDataset } from "../../../src/engine/db.js";
 
 type RawLink = {
@@ -149,7 +149,7 @@ describe("indexDataset", () => {
           const expected = new Map<string, number[]>();
           db.policies.forEach((p, i) => {
             for (const c of p.codes) {
-              const key = codeKey(c.code_system, c.code);
+              const key = makeCodeKey(c.code_system, c.code);
               const list = expected.get(key) ?? [];
               if (list[list.length - 1] !== i) list.push(i);
               expected.set(key, list);

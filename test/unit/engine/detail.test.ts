@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { policyRequest } from "../../../src/api/endpoints.js";
+import { buildPolicyRequest } from "../../../src/api/endpoints.js";
 import { buildPolicyDetail } from "../../../src/engine/detail.js";
 import { handleApiRequest, type EngineContext } from "../../../src/engine/router.js";
 import { buildDb, policy } from "../../helpers/build-db.js";
@@ -163,7 +163,7 @@ describe("GET /v1/policies/{policy_id} through the router", () => {
     { id: "cms-ncd/240.4", status: 404 },
     { id: "nope", status: 404 },
   ])("$id -> $status", ({ id, status }) => {
-    const res = handleApiRequest(ctx, policyRequest(id));
+    const res = handleApiRequest(ctx, buildPolicyRequest(id));
     expect(res.status).toBe(status);
     if (status === 404) expect(res.body).toEqual({ detail: "Policy not found" });
     else expect((res.body as { policy_id: string }).policy_id).toBe(id);

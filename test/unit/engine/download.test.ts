@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { downloadUrlRequest } from "../../../src/api/endpoints.js";
+import { buildDownloadUrlRequest } from "../../../src/api/endpoints.js";
 import type { DownloadVariant, FileType } from "../../../src/contract/index.js";
-import { buildDownloadLink, downloadFilename, storedFile } from "../../../src/engine/download.js";
+import {
+  buildDownloadLink,
+  makeDownloadFilename,
+  findStoredFile,
+} from "../../../src/engine/download.js";
 import { handleApiRequest, type EngineContext } from "../../../src/engine/router.js";
 import { buildDb, policy } from "../../helpers/build-db.js";
 
@@ -34,7 +38,7 @@ describe("download links (rules: Download links)", () => {
     { number: "A\u{1F600}B", expected: "A_B.pdf" },
     { number: "a.b-c_d", expected: "a.b-c_d.pdf" },
   ])("filename of policy number $number is $expected", ({ number, expected }) => {
-    expect(downloadFilename(number, "pdf")).toBe(expected);
+    expect(makeDownloadFilename(number, "pdf")).toBe(expected);
   });
 
   it.each<{ files: Record<string, string>; variant: DownloadVariant; expected?: string }>([
@@ -45,7 +49,7 @@ describe("download links (rules: Download links)", () => {
     { files: {}, variant: "display" },
   ])("stored file of $files for $variant", ({ files, variant, expected }) => {
     const db = buildDb({ policies: [policy("s/p/2024-01-01", { files })] });
-    expect(storedFile(db.byId.get("s/p/2024-01-01")!, variant)).toBe(expected);
+    expect(findStoredFile(db.byId.get("s/p/2024-01-01")!, variant)).toBe(expected);
   });
 });
 
@@ -102,19 +106,21 @@ describe("GET /v1/policies/{id}/download-url through the router", () => {
       body: { detail: "Policy not found" },
     },
   ])("$id $variant -> $status", ({ id, variant, status, body }) => {
-    const res = handleApiRequest(ctx, downloadUrlRequest(id, variant));
+    const res = handleApiRequest(ctx, buildDownloadUrlRequest(id, variant));
     expect(res).toMatchObject({ status, body });
   });
 
   it("a stored file that is not on disk: 404 no file, as if none were stored", () => {
     const gone: EngineContext = { ...ctx, hasFile: (file) => file !== "b.pdf" };
-    expect(handleApiRequest(gone, downloadUrlRequest("s/both/2024-01-01", "display"))).toEqual({
-      status: 404,
-      body: { detail: "No file stored for this policy" },
-    });
-    expect(handleApiRequest(gone, downloadUrlRequest("s/both/2024-01-01", "text")).status).toBe(
-      200,
+    expect(handleApiRequest(gone, buildDownloadUrlRequest("s/both/2024-01-01", "display"))).toEqual(
+      {
+        status: 404,
+        body: { detail: "No file stored for this policy" },
+      },
     );
+    expect(
+      handleApiRequest(gone, buildDownloadUrlRequest("s/both/2024-01-01", "text")).status,
+    ).toBe(200);
   });
 
   it("display is the default variant", () => {

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { FilterRequest, PolicyFilter, Sort } from "../../../src/contract/index.js";
-import { rankingTerms } from "../../../src/engine/filter.js";
+import { extractRankingTerms } from "../../../src/engine/filter.js";
 import { handleApiRequest } from "../../../src/engine/router.js";
 import { allIds, code, ids, link, policy, rulesDb, run } from "./rules-fixture.js";
 
@@ -220,21 +220,21 @@ describe("relevance without q or codes (rule Ordering)", () => {
     expect(out.data.every((p) => p.score === null)).toBe(true);
   });
 
-  it("rankingTerms: q first, else code descriptions, else null", () => {
-    expect(rankingTerms(textDb, { q: "Knee, Brace" })).toEqual(["knee", "brace"]);
+  it("extractRankingTerms: q first, else code descriptions, else null", () => {
+    expect(extractRankingTerms(textDb, { q: "Knee, Brace" })).toEqual(["knee", "brace"]);
     expect(
-      rankingTerms(textDb, {
+      extractRankingTerms(textDb, {
         code_refs: { refs: [{ code_system: "ICD10CM", codes: ["M25561"] }] },
       }),
     ).toEqual(["pain", "in", "right", "knee"]);
     expect(
-      rankingTerms(textDb, {
+      extractRankingTerms(textDb, {
         q: "!!",
         code_refs: { refs: [{ code_system: "ICD10CM", codes: ["M25561"] }] },
       }),
     ).toEqual(["pain", "in", "right", "knee"]);
-    expect(rankingTerms(textDb, {})).toBeNull();
-    expect(rankingTerms(textDb, null)).toBeNull();
+    expect(extractRankingTerms(textDb, {})).toBeNull();
+    expect(extractRankingTerms(textDb, null)).toBeNull();
   });
 });
 

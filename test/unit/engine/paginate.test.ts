@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_LIMIT, pageOf } from "../../../src/engine/paginate.js";
+import { DEFAULT_LIMIT, slicePage } from "../../../src/engine/paginate.js";
 import { compareCaseInsensitive, compareCodePoints } from "../../../src/engine/compare.js";
 
-describe("pageOf (rule Ordering: limit/offset cut the list, has_more when items remain)", () => {
+describe("slicePage (rule Ordering: limit/offset cut the list, has_more when items remain)", () => {
   it.each([
     { n: 0, limit: undefined, offset: undefined, data: [], has_more: false },
     { n: 25, limit: undefined, offset: undefined, data: [0, DEFAULT_LIMIT - 1], has_more: true },
@@ -13,7 +13,7 @@ describe("pageOf (rule Ordering: limit/offset cut the list, has_more when items 
     { n: 5, limit: 1, offset: 10, data: [], has_more: false },
   ])("n=$n limit=$limit offset=$offset", ({ n, limit, offset, data, has_more }) => {
     const items = Array.from({ length: n }, (_, i) => i);
-    const page = pageOf(items, limit, offset);
+    const page = slicePage(items, limit, offset);
     expect(page.has_more).toBe(has_more);
     expect(page.data).toEqual(data.length ? items.slice(data[0], (data[1] ?? 0) + 1) : []);
     expect(page.limit).toBe(limit ?? DEFAULT_LIMIT);
@@ -30,7 +30,7 @@ describe("pageOf (rule Ordering: limit/offset cut the list, has_more when items 
           const seen: number[] = [];
           let offset = start;
           for (;;) {
-            const page = pageOf(items, limit, offset);
+            const page = slicePage(items, limit, offset);
             expect(page.data.length).toBeLessThanOrEqual(limit);
             expect(page.has_more).toBe(offset + page.data.length < items.length);
             seen.push(...page.data);

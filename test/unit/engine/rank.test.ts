@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Sort } from "../../../src/contract/index.js";
 import type { PolicyRecord } from "../../../src/engine/db.js";
 import {
-  comparatorFor,
+  buildComparator,
   compareByRelevance,
   scoreVersions,
   type Ranked,
@@ -87,7 +87,7 @@ describe("compareByRelevance (rule Ordering: score desc, ties and null tail by p
   });
 });
 
-describe("comparatorFor (rule Ordering: the other sorts and their tie-breaks)", () => {
+describe("buildComparator (rule Ordering: the other sorts and their tie-breaks)", () => {
   const rec = (policy_id: string, title: string, policy_number: string) =>
     ({ policy_id, title, policy_number }) as PolicyRecord;
   const items = [
@@ -168,14 +168,14 @@ describe("comparatorFor (rule Ordering: the other sorts and their tie-breaks)", 
       ],
     ],
   ])("%s", (sort, expected) => {
-    expect([...items].sort(comparatorFor(sort)).map((x) => x.policy_id)).toEqual(expected);
+    expect([...items].sort(buildComparator(sort)).map((x) => x.policy_id)).toEqual(expected);
   });
 
   it.each(["policy_id", "title", "policy_number"] as const)(
     "%s_desc is the exact reverse of %s_asc",
     (field) => {
-      const asc = [...items].sort(comparatorFor(`${field}_asc`)).map((x) => x.policy_id);
-      const desc = [...items].sort(comparatorFor(`${field}_desc`)).map((x) => x.policy_id);
+      const asc = [...items].sort(buildComparator(`${field}_asc`)).map((x) => x.policy_id);
+      const desc = [...items].sort(buildComparator(`${field}_desc`)).map((x) => x.policy_id);
       expect(desc).toEqual([...asc].reverse());
     },
   );

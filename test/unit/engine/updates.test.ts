@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { updatesRequest } from "../../../src/api/endpoints.js";
+import { buildUpdatesRequest } from "../../../src/api/endpoints.js";
 import { handleApiRequest } from "../../../src/engine/router.js";
-import { changeType, DEFAULT_UPDATE_DAYS, listUpdates } from "../../../src/engine/updates.js";
+import { classifyChange, DEFAULT_UPDATE_DAYS, listUpdates } from "../../../src/engine/updates.js";
 import { buildDb, policy } from "../../helpers/build-db.js";
 
 const TODAY = "2026-06-01";
@@ -85,7 +85,7 @@ describe("listUpdates (rules: Updates)", () => {
     { id: "s/old/2026-05-30", expected: "updated" },
     { id: "s/edge-in/2026-05-02", expected: "new" },
   ])("change_type of $id is $expected", ({ id, expected }) => {
-    expect(changeType(db, db.byId.get(id)!)).toBe(expected);
+    expect(classifyChange(db, db.byId.get(id)!)).toBe(expected);
   });
 
   it("items have the spec's fields, the payer's display name and the version's file_url", () => {
@@ -115,7 +115,7 @@ describe("GET /v1/policies/updates through the router", () => {
     { query: { days: 366 }, loc: ["query", "days"] },
     { query: { limit: 0 }, loc: ["query", "limit"] },
   ])("422 for $query", ({ query, loc }) => {
-    const res = handleApiRequest(ctx, updatesRequest(query));
+    const res = handleApiRequest(ctx, buildUpdatesRequest(query));
     expect(res.status).toBe(422);
     expect((res.body as { detail: Array<{ loc: unknown }> }).detail[0]?.loc).toEqual(loc);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
-  backoffMs,
+  computeBackoffMs,
   isConnectionReset,
   isRetryableStatus,
   parseRetryAfter,
@@ -30,7 +30,7 @@ describe("parseRetryAfter", () => {
   });
 });
 
-describe("backoffMs", () => {
+describe("computeBackoffMs", () => {
   it.each([
     [0, 0, 250],
     [0, 1, 500],
@@ -38,11 +38,11 @@ describe("backoffMs", () => {
     [2, 0.5, 1500],
     [2, 1, 2000],
   ])("retry %i with random %d -> %i ms (base 500)", (retry, r, ms) => {
-    expect(backoffMs(retry, 500, () => r)).toBe(ms);
+    expect(computeBackoffMs(retry, 500, () => r)).toBe(ms);
   });
 
   it("is zero with a zero base (tests)", () => {
-    expect(backoffMs(3, 0)).toBe(0);
+    expect(computeBackoffMs(3, 0)).toBe(0);
   });
 });
 

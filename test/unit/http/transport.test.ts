@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { networkError, AttemptTimeout } from "../../../src/backend/http-errors.js";
 import { checkBaseUrl } from "../../../src/backend/base-url.js";
 import { createHttpTransport } from "../../../src/backend/http.js";
-import { proxyFor, proxyOptionsFor } from "../../../src/backend/proxy.js";
+import { resolveProxy, buildProxyOptions } from "../../../src/backend/proxy.js";
 import { isLoopbackHost } from "../../../src/backend/loopback.js";
 import { AuthError, UsageError } from "../../../src/errors.js";
 
@@ -25,7 +25,7 @@ describe("isLoopbackHost", () => {
   });
 });
 
-describe("proxyOptionsFor", () => {
+describe("buildProxyOptions", () => {
   const env = { HTTPS_PROXY: "http://proxy:3128", http_proxy: "http://lower:3128", NO_PROXY: "x" };
   it.each([
     [
@@ -36,11 +36,11 @@ describe("proxyOptionsFor", () => {
     ["localhost", { httpProxy: "", httpsProxy: "", noProxy: "" }],
     ["[::1]", { httpProxy: "", httpsProxy: "", noProxy: "" }],
   ])("%s -> %j", (host, expected) => {
-    expect(proxyOptionsFor(host, env)).toEqual(expected);
+    expect(buildProxyOptions(host, env)).toEqual(expected);
   });
 });
 
-describe("proxyFor (for messages; undici decides by itself)", () => {
+describe("resolveProxy (for messages; undici decides by itself)", () => {
   const P = { httpProxy: "http://p:1", httpsProxy: "http://s:2" };
   it.each([
     ["https://api.example.com", "", "http://s:2"],
@@ -59,12 +59,12 @@ describe("proxyFor (for messages; undici decides by itself)", () => {
     ["https://[2001:db8::1]:8443", "[2001:db8::1]:8443", undefined],
     ["https://[2001:db8::1]:8443", "[2001:db8::1]:443", "http://s:2"],
   ])("%s with NO_PROXY=%j -> %s", (url, noProxy, expected) => {
-    expect(proxyFor(new URL(url), { ...P, noProxy })).toBe(expected);
+    expect(resolveProxy(new URL(url), { ...P, noProxy })).toBe(expected);
   });
 
   it("https without HTTPS_PROXY goes through HTTP_PROXY, as undici does", () => {
     const url = new URL("https://api.example.com");
-    expect(proxyFor(url, { httpProxy: "http://p:1", httpsProxy: "", noProxy: "" })).toBe(
+    expect(resolveProxy(url, { httpProxy: "http://p:1", httpsProxy: "", noProxy: "" })).toBe(
       "http://p:1",
     );
   });

@@ -2,7 +2,7 @@ import { Chalk } from "chalk";
 import { describe, expect, it } from "vitest";
 import type { PolicyDetail, PolicyUpdate } from "../../../src/contract/index.js";
 import { isHealthy } from "../../../src/output/health-view.js";
-import { csvColumnsFor } from "../../../src/output/list.js";
+import { pickCsvColumns } from "../../../src/output/list.js";
 import { renderMarkdown } from "../../../src/output/markdown.js";
 import { describePeriod, renderPolicyView } from "../../../src/output/policy-view.js";
 import { fitWidths } from "../../../src/output/table.js";
@@ -154,6 +154,6 @@ describe("small pieces", () => {
       expected: ["a", "b", "extra", "more"],
     },
   ])("csv columns of $rows with $documented", ({ rows, documented, expected }) => {
-    expect(csvColumnsFor(rows, documented)).toEqual(expected);
+    expect(pickCsvColumns(rows, documented)).toEqual(expected);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiClient } from "../../../src/backend/client.js";
-import { requestUrl } from "../../../src/api/request.js";
+import { buildRequestUrl } from "../../../src/api/request.js";
 import { downloadVariant } from "../../../src/requests/download.js";
 import { buildLobsQuery, lobsFlagFor, type LobsFlags } from "../../../src/requests/lobs.js";
 import { buildPayersQuery, payersFlagFor, type PayersFlags } from "../../../src/requests/payers.js";
@@ -15,7 +15,8 @@ const offline = new ApiClient({
   baseUrl: "https://api.example.org",
   send: () => Promise.reject(new Error("offline")),
 });
-const urlOf = (req: Parameters<typeof requestUrl>[1]) => requestUrl("https://api.example.org", req);
+const urlOf = (req: Parameters<typeof buildRequestUrl>[1]) =>
+  buildRequestUrl("https://api.example.org", req);
 
 describe("payers flags -> query", () => {
   it.each<{ flags: PayersFlags; query: Record<string, unknown>; url: string }>([

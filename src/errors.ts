@@ -128,3 +128,55 @@ export function errorFromResponse(
       );
   }
 }
+
+/** The two answers of `coverage health`: status and body of `/health` and `/ready`. */
+export interface CheckPair {
+  health: { status: number; body: unknown };
+  ready: { status: number; body: unknown };
+}
+
+/**
+ * The error `coverage health` exits with, or undefined when both checks answered 200. A refused
+ * or missing key and the rate limit keep their own exit codes (3, 5); anything else is 1.
+ */
+export function errorFromHealth(report: CheckPair, keySent: boolean): CliError | undefined {
+  const answers = [
+    { name: "health", ...report.health },
+    { name: "ready", ...report.ready },
+  ];
+  const failed = answers.filter((a) => a.status !== 200);
+  if (!failed.length) return undefined;
+  const keyed = failed.find((a) => [401, 403, 429].includes(a.status));
+  if (keyed) return errorFromResponse(keyed.status, keyed.body, "health", keySent);
+  return new UnexpectedError(
+    `the service is not healthy: ${failed.map((a) => `/${a.name} answered ${a.status}`).join(", ")}`,
+    "Try again shortly; if it persists, the service's operators need to know.",
+  );
+}
+
+/** Maps a file host's non-2xx answer (after `maxRedirects` redirects) to the CLI's error. */
+export function errorFromFileResponse(
+  status: number,
+  shown: string,
+  maxRedirects: number,
+): CliError {
+  if (status === 404 || status === 410)
+    return new NotFoundError(
+      `the file is not at the download link (${status}): ${shown}`,
+      "Run the command again for a fresh link; if it persists, the file is gone from the service.",
+    );
+  if (status === 401 || status === 403)
+    return new UnexpectedError(
+      `the download link was refused (${status}); links are short-lived: ${shown}`,
+      "Run the command again: every download asks for a fresh link.",
+    );
+  if (status >= 300 && status < 400)
+    return new UnexpectedError(
+      `the file host redirected more than ${maxRedirects} times (${status}): ${shown}`,
+      "Run the command again for a fresh link; if it persists, the file host is misconfigured.",
+    );
+  return new UnexpectedError(
+    `the download failed with HTTP ${status}: ${shown}`,
+    status >= 500 ? "The file host is having trouble; try again shortly." : undefined,
+  );
+}

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { buildCheckRequest } from "../api/endpoints.js";
 import type { RunEnvironment } from "../cli/context.js";
-import { errorFromResponse, UnexpectedError } from "../errors.js";
+import { errorFromHealth } from "../errors.js";
 import type { HealthReport } from "../output/health-view.js";
 import { writeRecord } from "../output/record.js";
 import { examples, withContext } from "./shared.js";
@@ -28,8 +28,7 @@ export function registerHealth(program: Command, run: RunEnvironment): void {
           return;
         }
         const client = await ctx.client();
-        const { buildHealthRows, isHealthy, renderHealthTable } =
-          await import("../output/health-view.js");
+        const { buildHealthRows, renderHealthTable } = await import("../output/health-view.js");
         const report: HealthReport = {
           health: await client.check("health"),
           ready: await client.check("ready"),
@@ -40,26 +39,8 @@ export function registerHealth(program: Command, run: RunEnvironment): void {
           renderTable: () => renderHealthTable(report, ctx.io),
           rows: buildHealthRows(report),
         });
-        if (!isHealthy(report)) {
-          // A refused or missing key, or the rate limit, keeps its own exit code (3, 5).
-          const keyed = [report.health, report.ready].find((r) =>
-            [401, 403, 429].includes(r.status),
-          );
-          if (keyed)
-            throw errorFromResponse(
-              keyed.status,
-              keyed.body,
-              "health",
-              Boolean(ctx.settings.apiKey),
-            );
-          const failed = buildHealthRows(report)
-            .filter((r) => r.status !== 200)
-            .map((r) => `/${String(r.name)} answered ${String(r.status)}`);
-          throw new UnexpectedError(
-            `the service is not healthy: ${failed.join(", ")}`,
-            "Try again shortly; if it persists, the service's operators need to know.",
-          );
-        }
+        const failure = errorFromHealth(report, Boolean(ctx.settings.apiKey));
+        if (failure) throw failure;
       }),
     );
 }

@@ -5,7 +5,12 @@ import { fileURLToPath } from "node:url";
 import { AttemptTimeout, isTimeout, networkError } from "../backend/http-errors.js";
 import { redactUrl } from "../backend/http-redact.js";
 import { resolveProxy, buildProxyOptions } from "../backend/proxy.js";
-import { InterruptedError, NotFoundError, UnexpectedError } from "../errors.js";
+import {
+  errorFromFileResponse,
+  InterruptedError,
+  NotFoundError,
+  UnexpectedError,
+} from "../errors.js";
 
 /** An open download: the bytes, their expected size when known, and how to release it. */
 export interface DownloadSource {
@@ -42,28 +47,6 @@ async function openFile(url: string): Promise<DownloadSource> {
   }
   const stream = createReadStream(file, { highWaterMark: CHUNK });
   return { stream, size, close: async () => void stream.destroy() };
-}
-
-function statusError(status: number, shown: string): Error {
-  if (status === 404 || status === 410)
-    return new NotFoundError(
-      `the file is not at the download link (${status}): ${shown}`,
-      "Run the command again for a fresh link; if it persists, the file is gone from the service.",
-    );
-  if (status === 401 || status === 403)
-    return new UnexpectedError(
-      `the download link was refused (${status}); links are short-lived: ${shown}`,
-      "Run the command again: every download asks for a fresh link.",
-    );
-  if (status >= 300 && status < 400)
-    return new UnexpectedError(
-      `the file host redirected more than ${MAX_REDIRECTS} times (${status}): ${shown}`,
-      "Run the command again for a fresh link; if it persists, the file host is misconfigured.",
-    );
-  return new UnexpectedError(
-    `the download failed with HTTP ${status}: ${shown}`,
-    status >= 500 ? "The file host is having trouble; try again shortly." : undefined,
-  );
 }
 
 /**
@@ -115,7 +98,7 @@ export async function openSource(url: string, options: SourceOptions): Promise<D
     log(String(res.statusCode));
     if (res.statusCode < 200 || res.statusCode >= 300) {
       await res.body.dump().catch(() => undefined);
-      throw statusError(res.statusCode, shown);
+      throw errorFromFileResponse(res.statusCode, shown, MAX_REDIRECTS);
     }
     const length = Number(res.headers["content-length"]);
     return {

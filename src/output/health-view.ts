@@ -13,11 +13,6 @@ export interface HealthReport {
   ready: CheckAnswer;
 }
 
-/** Both checks passed (200 each): the only case `coverage health` exits 0. */
-export function isHealthy(report: HealthReport): boolean {
-  return report.health.status === 200 && report.ready.status === 200;
-}
-
 /** One row per check, for ndjson and csv. */
 export function buildHealthRows(report: HealthReport): Array<Record<string, unknown>> {
   return (["health", "ready"] as const).map((name) => ({ name, ...report[name] }));

@@ -1,7 +1,7 @@
 import { Chalk } from "chalk";
 import { describe, expect, it } from "vitest";
 import type { PolicyDetail, PolicyUpdate } from "../../../src/contract/index.js";
-import { isHealthy } from "../../../src/output/health-view.js";
+import { errorFromHealth } from "../../../src/errors.js";
 import { pickCsvColumns } from "../../../src/output/list.js";
 import { renderMarkdown } from "../../../src/output/markdown.js";
 import { describePeriod, renderPolicyView } from "../../../src/output/policy-view.js";
@@ -136,13 +136,17 @@ describe("fitWidths", () => {
 
 describe("small pieces", () => {
   it.each([
-    { h: 200, r: 200, ok: true },
-    { h: 200, r: 503, ok: false },
-    { h: 500, r: 200, ok: false },
-  ])("isHealthy health=$h ready=$r -> $ok", ({ h, r, ok }) => {
-    expect(isHealthy({ health: { status: h, body: null }, ready: { status: r, body: null } })).toBe(
-      ok,
-    );
+    { h: 200, r: 200, exit: undefined, says: "" },
+    { h: 200, r: 503, exit: 1, says: "the service is not healthy: /ready answered 503" },
+    { h: 500, r: 502, exit: 1, says: "/health answered 500, /ready answered 502" },
+    { h: 200, r: 401, exit: 3, says: "refused the key" },
+    { h: 403, r: 200, exit: 3, says: "" },
+    { h: 429, r: 503, exit: 5, says: "" },
+  ])("errorFromHealth health=$h ready=$r -> exit $exit", ({ h, r, exit, says }) => {
+    const report = { health: { status: h, body: null }, ready: { status: r, body: null } };
+    const err = errorFromHealth(report, true);
+    expect(err?.exitCode).toBe(exit);
+    if (err) expect(err.message).toContain(says);
   });
 
   it.each([

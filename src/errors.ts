@@ -1,4 +1,9 @@
-import { formatDetailLines, MessageBody, ValidationErrorBody } from "./contract/index.js";
+import {
+  formatDetailLines,
+  MessageBody,
+  safeParseBounded,
+  ValidationErrorBody,
+} from "./contract/index.js";
 
 /** Exit codes of `cli.md`. */
 export const ExitCode = {
@@ -102,7 +107,7 @@ export function errorFromResponse(
             : "The API has no such path: check that --api-url is the API's base URL (without /v1).",
       );
     case 422: {
-      const v = ValidationErrorBody.safeParse(body);
+      const v = safeParseBounded(ValidationErrorBody, body);
       if (v.success)
         return new UsageError(
           "the API rejected the request (422)",

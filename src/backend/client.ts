@@ -109,7 +109,7 @@ export class ApiClient {
   async send<S extends z.ZodType>(req: ApiRequest, schema: S, what: string): Promise<z.infer<S>> {
     const res = await this.transport.send(req);
     if (res.status < 200 || res.status >= 300) throw errorFromResponse(res.status, res.body, what);
-    const parsed = schema.safeParse(res.body);
+    const parsed = safeParseBounded(schema, res.body);
     if (!parsed.success) {
       throw new UnexpectedError(
         `malformed response from ${req.method} ${req.path}`,

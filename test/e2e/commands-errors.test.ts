@@ -181,6 +181,13 @@ describe("API statuses map to cli.md's exit codes (scripted server)", () => {
     { status: 429, body: {}, headers: { "retry-after": "0" }, code: 5, text: "rate limited" },
     { status: 500, body: { detail: "boom" }, code: 1, text: "500" },
     { status: 200, body: { data: "not a list" }, code: 1, text: "malformed response" },
+    // So many bad items that zod's issue list would overflow the stack: still exit 2.
+    {
+      status: 422,
+      body: { detail: [{ loc: Array.from({ length: 130_000 }, () => null), msg: "x", type: "x" }] },
+      code: 2,
+      text: "the API rejected the request (422",
+    },
   ])("$status -> exit $code", async ({ status, body, headers, code, text }) => {
     answer = { status, body: JSON.stringify(body), ...(headers ? { headers } : {}) };
     for (const args of [["updates"], ["payers"], ["lobs"], ["policy", "a/b/2020-01-01"]]) {

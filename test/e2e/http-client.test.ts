@@ -202,6 +202,33 @@ describe.concurrent("HTTP backend: error statuses and malformed answers", () => 
     expect(r.stderr).not.toMatch(STACK);
   });
 
+  it("a 200 with 130,000 bad codes (zod's issue list would overflow the stack): exit 1", async (t) => {
+    const policy = {
+      policy_id: "a/b/2020-01-01",
+      policy_number: "1",
+      title: "t",
+      effective_from_date: "2020-01-01",
+      effective_to_date: null,
+      file_url: "u",
+      file_type: "pdf",
+      listing_url: "l",
+      summary: null,
+      code_groups: [
+        {
+          code_system: "CPT",
+          relationship: "covered",
+          category: null,
+          codes: Array.from({ length: 130_000 }, () => 0),
+        },
+      ],
+    };
+    const s = await serve(t, (_req, res) => json(res, 200, envelope([policy], 20, 0, false)));
+    const r = await search(s);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toContain("malformed response");
+    expect(r.stderr).not.toMatch(STACK);
+  });
+
   it("a 200 of the wrong shape: exit 1 naming the bad fields", async (t) => {
     const s = await serve(t, (_req, res) => json(res, 200, { data: "nope", limit: 20 }));
     const r = await search(s);

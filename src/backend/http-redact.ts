@@ -72,5 +72,8 @@ export function maskSecrets(text: string, secrets: ReadonlyArray<string | undefi
 /** `text` where neither neighbour could be part of the same token. */
 function standingAlone(text: string): RegExp {
   const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`(?<![A-Za-z0-9._~%-])${escaped}(?![A-Za-z0-9._~%-])`, "g");
+  // A "." joins tokens only between letters or digits (a host, a version); "key abc." ends one.
+  const before = String.raw`(?<![A-Za-z0-9_~%-]|[A-Za-z0-9]\.)`;
+  const after = String.raw`(?![A-Za-z0-9_~%-]|\.[A-Za-z0-9])`;
+  return new RegExp(`${before}${escaped}${after}`, "g");
 }

@@ -49,6 +49,12 @@ describe("redactUrl", () => {
     ],
     ["detail: bad key 'abc' sent", "abc", "detail: bad key '***' sent"],
     ["a+b a+bc", "a+b", "*** a+bc"],
+    // A full stop ends a sentence; between letters or digits it joins a host name or a version.
+    ["Invalid API key abc.", "abc", "Invalid API key ***."],
+    ["key abc. Try again", "abc", "key ***. Try again"],
+    ["GET http://abc.example/x", "abc", "GET http://abc.example/x"],
+    ["v1.abc", "abc", "v1.abc"],
+    ["host 10.0.0.1", "1", "host 10.0.0.1"],
   ])("%j with secret %j -> %j", (text, secret, shown) => {
     expect(maskSecrets(text, [secret])).toBe(shown);
   });

@@ -24,10 +24,11 @@ export function exposeCollector(): Collect | null {
   try {
     v8.setFlagsFromString("--expose-gc");
     collect = runInNewContext("gc") as Collect;
-    v8.setFlagsFromString("--no-expose-gc");
   } catch {
     // A runtime without the flag (or with a different `gc`) keeps V8's own schedule.
     collect = null;
+  } finally {
+    v8.setFlagsFromString("--no-expose-gc");
   }
   return collect;
 }
@@ -38,7 +39,7 @@ export function exposeCollector(): Collect | null {
  */
 export function reclaimReadBuffers(
   every = RECLAIM_EVERY,
-  getCollector: () => Collect | null = exposeCollector,
+  getCollector: (() => Collect | null) | undefined = exposeCollector,
 ): (bytes: number) => void {
   let next = every;
   return (bytes) => {

@@ -6,7 +6,7 @@ import { addAbortSignal, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { DownloadLink } from "../contract/index.js";
 import { CliError, InterruptedError, UnexpectedError, UsageError } from "../errors.js";
-import { reclaimReadBuffers } from "./reclaim.js";
+import { type Collect, RECLAIM_EVERY, reclaimReadBuffers } from "./reclaim.js";
 import { safeBaseName } from "./safe-name.js";
 import { openSource } from "./source.js";
 import { checkOverwrite, resolveTarget } from "./target.js";
@@ -30,6 +30,8 @@ export interface SaveOptions {
   stdout: NodeJS.WritableStream;
   progress?: ProgressSink | undefined;
   verbose?: ((line: string) => void) | undefined;
+  /** V8's collector for freeing spent read buffers (tests pass a spy). */
+  collector?: (() => Collect | null) | undefined;
 }
 
 export interface Saved {
@@ -120,6 +122,7 @@ export async function writeFileAtomically(
     signal: AbortSignal;
     expectedSize?: number | undefined;
     onBytes?: (n: number) => void;
+    collector?: (() => Collect | null) | undefined;
   },
 ): Promise<number> {
   const temp = makeTempName(target);
@@ -130,7 +133,7 @@ export async function writeFileAtomically(
     addAbortSignal(options.signal, source);
     file = await open(temp, "wx");
     created = true;
-    const reclaim = reclaimReadBuffers();
+    const reclaim = reclaimReadBuffers(RECLAIM_EVERY, options.collector);
     for await (const chunk of source as AsyncIterable<Buffer | string>) {
       bytes += writeChunk(file.fd, chunk);
       reclaim(bytes);
@@ -182,7 +185,7 @@ export async function saveDownload(link: DownloadLink, options: SaveOptions): Pr
   try {
     if (target.kind === "stdout") {
       let bytes = 0;
-      const reclaim = reclaimReadBuffers();
+      const reclaim = reclaimReadBuffers(RECLAIM_EVERY, options.collector);
       try {
         countBytes(source.stream, (n) => {
           bytes = n;
@@ -202,6 +205,7 @@ export async function saveDownload(link: DownloadLink, options: SaveOptions): Pr
       signal: options.signal,
       expectedSize: source.size,
       onBytes: (n) => progress?.update(n),
+      collector: options.collector,
     });
     report(bytes);
     return { path: target.path, bytes };

@@ -1,9 +1,15 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Readable } from "node:stream";
+import { Readable, Writable } from "node:stream";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { makeTempName, writeFileAtomically } from "../../../src/download/save-file.js";
+import type { Collect } from "../../../src/download/reclaim.js";
+import {
+  makeTempName,
+  saveDownload,
+  writeFileAtomically,
+} from "../../../src/download/save-file.js";
 import { checkOverwrite, resolveTarget } from "../../../src/download/target.js";
 
 const dir = () => mkdtempSync(path.join(os.tmpdir(), "coverage-save-"));
@@ -93,6 +99,22 @@ describe("writeFileAtomically", () => {
     },
   );
 
+  it("frees spent read buffers: one minor collection per 2 MiB received", async () => {
+    const calls: unknown[] = [];
+    const collect: Collect = (o) => void calls.push(o);
+    const chunks = Array.from({ length: 80 }, () => Buffer.alloc(64 * 1024)); // 5 MiB
+    const bytes = await writeFileAtomically(Readable.from(chunks), path.join(dir(), "o.pdf"), {
+      force: false,
+      signal,
+      collector: () => collect,
+    });
+    expect(bytes).toBe(5 * 1024 * 1024);
+    expect(calls).toEqual([
+      { type: "minor", execution: "sync" },
+      { type: "minor", execution: "sync" },
+    ]);
+  });
+
   it("a short stream (fewer bytes than announced) is a failure, nothing kept", async () => {
     const d = dir();
     const p = writeFileAtomically(Readable.from(["abc"]), path.join(d, "out.pdf"), {
@@ -139,5 +161,37 @@ describe("writeFileAtomically", () => {
     });
     expect(readFileSync(target, "utf8")).toBe("theirs");
     expect(readdirSync(d)).toEqual(["out.pdf"]);
+  });
+});
+
+describe("saveDownload to stdout (-o -)", () => {
+  it("passes the bytes through and frees spent read buffers every 2 MiB", async () => {
+    const d = dir();
+    const file = path.join(d, "big.pdf");
+    writeFileSync(file, Buffer.alloc(5 * 1024 * 1024, 7));
+    let calls = 0;
+    let received = 0;
+    const stdout = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        received += chunk.length;
+        done();
+      },
+    });
+    const saved = await saveDownload(
+      { url: pathToFileURL(file).href, filename: "big.pdf", content_type: "application/pdf" },
+      {
+        output: "-",
+        force: false,
+        cwd: d,
+        signal: new AbortController().signal,
+        timeoutMs: 5000,
+        env: {},
+        stdout,
+        collector: () => () => void calls++,
+      },
+    );
+    expect(saved).toEqual({ path: undefined, bytes: 5 * 1024 * 1024 });
+    expect(received).toBe(5 * 1024 * 1024);
+    expect(calls).toBe(2);
   });
 });

@@ -4,6 +4,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { openSource } from "../../../src/download/source.js";
+import { startProxy, startScripted } from "../../helpers/server.js";
 
 const options = { signal: new AbortController().signal, timeoutMs: 5000, env: {} };
 
@@ -30,5 +31,23 @@ describe("openSource", () => {
     const err = (await p.catch((e: unknown) => e)) as Error & { suggestion?: string };
     expect(err.message).toContain(text);
     expect(`${err.message} ${err.suggestion ?? ""}`).not.toContain("secret");
+  });
+
+  it("reads the proxy from the run's environment, not process.env", async () => {
+    const files = await startScripted((_req, res) => res.end("pdf bytes"));
+    // `files.invalid` never resolves: only the proxy (sending it to 127.0.0.1) can reach it.
+    const proxy = await startProxy({ local: ["files.invalid"] });
+    try {
+      const url = `http://files.invalid:${files.port}/f.pdf?sig=s`;
+      const src = await openSource(url, { ...options, env: { HTTP_PROXY: proxy.url } });
+      const chunks: Buffer[] = [];
+      for await (const c of src.stream) chunks.push(c as Buffer);
+      await src.close();
+      expect(Buffer.concat(chunks).toString()).toBe("pdf bytes");
+      expect(proxy.targets).toEqual([`files.invalid:${files.port}`]);
+    } finally {
+      await proxy.close();
+      await files.close();
+    }
   });
 });

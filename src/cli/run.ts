@@ -5,13 +5,20 @@ import type { RunEnvironment } from "./context.js";
 /** Runs the CLI over argv and resolves to the exit code; never throws. */
 export async function runCli(argv: string[], run: RunEnvironment): Promise<number> {
   const program = createProgram(run);
+  let parsed = false;
+  program.hook("preAction", () => {
+    parsed = true;
+  });
   try {
     await program.parseAsync(argv, { from: "user" });
     return 0;
   } catch (err) {
-    // The parsed option when parsing got that far; argv when the error is commander's own.
-    const parsed = program.opts<{ verbose?: boolean }>().verbose;
-    return reportError(err, run.stderr ?? process.stderr, parsed ?? asksVerbose(argv));
+    // Once an action runs, commander's parse is the truth; before that the error is commander's
+    // own (an unknown flag, a missing value) and only argv can say whether -v was asked for.
+    const verbose = parsed
+      ? program.opts<{ verbose?: boolean }>().verbose === true
+      : asksVerbose(argv);
+    return reportError(err, run.stderr ?? process.stderr, verbose);
   }
 }
 

@@ -4,6 +4,7 @@ import {
   safeParseBounded,
   ValidationErrorBody,
 } from "./contract/index.js";
+import type { HealthReport } from "./output/health-view.js";
 
 /** Exit codes of `cli.md`. */
 export const ExitCode = {
@@ -134,17 +135,11 @@ export function errorFromResponse(
   }
 }
 
-/** The two answers of `coverage health`: status and body of `/health` and `/ready`. */
-export interface CheckPair {
-  health: { status: number; body: unknown };
-  ready: { status: number; body: unknown };
-}
-
 /**
  * The error `coverage health` exits with, or undefined when both checks answered 200. A refused
  * or missing key and the rate limit keep their own exit codes (3, 5); anything else is 1.
  */
-export function errorFromHealth(report: CheckPair, keySent: boolean): CliError | undefined {
+export function errorFromHealth(report: HealthReport, keySent: boolean): CliError | undefined {
   const answers = [
     { name: "health", ...report.health },
     { name: "ready", ...report.ready },

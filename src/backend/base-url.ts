@@ -3,7 +3,7 @@ import { redactUrl } from "./http-redact.js";
 import { isLoopbackHost } from "./loopback.js";
 
 /** Where a base URL was given, for the messages: its name and how to set it. */
-export interface UrlSource {
+interface UrlSource {
   name: string;
   /** A command that sets it right, e.g. `--api-url https://api.example.com`. */
   set: string;

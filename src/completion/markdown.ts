@@ -147,6 +147,10 @@ export function renderCompletionMarkdown(root: CommandSpec): string {
     ),
     "",
     INSTALL,
+    "",
+    wrap(
+      "Open a new shell afterwards, and regenerate the files after upgrading `coverage`: a new flag completes only once the script is written again. In a checkout, `npm run completions` rewrites `completions/` and `npm run docs` this section and the options reference (a test fails when either is stale).",
+    ),
   ].join("\n");
 }
 

@@ -11,6 +11,7 @@ import {
   NotFoundError,
   UnexpectedError,
 } from "../errors.js";
+import { buildLargeReads } from "./large-reads.js";
 
 /** An open download: the bytes, their expected size when known, and how to release it. */
 export interface DownloadSource {
@@ -76,7 +77,8 @@ export async function openSource(url: string, options: SourceOptions): Promise<D
     ...proxies,
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
-    connect: { timeout: timeoutMs },
+    // Large reads only on direct connections: a proxy's tunnel keeps undici's own connector.
+    connect: { timeout: timeoutMs, onread: buildLargeReads() },
   });
   const close = () => agent.close().catch(() => undefined);
   const started = Date.now();

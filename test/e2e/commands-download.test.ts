@@ -7,6 +7,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -14,6 +15,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RULES_DATA, runCoverage } from "../helpers/cli.js";
 
 const KEY = "test-key-0123456789";
+/** 5 MiB of letters (text, so `-o -` can be compared as a string), no two runs alike. */
+const BIG = Buffer.from(
+  Array.from({ length: 5 * 1024 * 1024 }, () => 97 + Math.floor(Math.random() * 26)),
+);
 const tempDir = () => mkdtempSync(path.join(os.tmpdir(), "coverage-dl-"));
 
 /** Polls a condition (no timing assertion: it only bounds how long we wait). */
@@ -159,6 +164,8 @@ describe("coverage download over HTTP (scripted server on 127.0.0.1)", () => {
     "s/moved/2026-01-01": { file: "moved", filename: "MOVED.pdf" },
     "s/loop/2026-01-01": { file: "loop", filename: "LOOP.pdf" },
     "s/elsewhere/2026-01-01": { file: "elsewhere", filename: "ELSEWHERE.pdf" },
+    "s/big/2026-01-01": { file: "big", filename: "BIG.txt" },
+    "s/chunked/2026-01-01": { file: "chunked", filename: "CHUNKED.txt" },
   };
 
   beforeAll(async () => {
@@ -201,6 +208,25 @@ describe("coverage download over HTTP (scripted server on 127.0.0.1)", () => {
         const hop = Number(url.searchParams.get("hop") ?? "0");
         res.writeHead(302, { location: `${base}/files/loop?hop=${hop + 1}` });
         return res.end();
+      }
+      if (url.pathname === "/files/big" || url.pathname === "/files/chunked") {
+        // Many socket reads, in uneven writes; chunked encoding has no length to go by.
+        const sized = url.pathname === "/files/big";
+        res.writeHead(200, {
+          "content-type": "text/plain",
+          ...(sized ? { "content-length": String(BIG.length) } : {}),
+        });
+        let at = 0;
+        const more = (): void => {
+          while (at < BIG.length) {
+            const next = Math.min(at + 1 + ((at * 7919) % 300_000), BIG.length);
+            const ok = res.write(BIG.subarray(at, next));
+            at = next;
+            if (!ok) return void res.once("drain", more);
+          }
+          res.end();
+        };
+        return more();
       }
       if (url.pathname === "/files/slow") {
         // A large file that trickles: the first bytes, then nothing until the client gives up.
@@ -258,6 +284,20 @@ describe("coverage download over HTTP (scripted server on 127.0.0.1)", () => {
       new RegExp(`received ${size} bytes in \\d+ ms \\(\\d+\\.\\d MiB/s\\)`),
     );
   });
+
+  it.each(["big", "chunked"])(
+    "%s: 5 MiB over many reads arrive intact, in a file and on stdout",
+    async (name) => {
+      const cwd = tempDir();
+      const r = await start([`s/${name}/2026-01-01`], cwd);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(readFileSync(path.join(cwd, `${name.toUpperCase()}.txt`)).equals(BIG)).toBe(true);
+      const out = await start([`s/${name}/2026-01-01`, "-o", "-"], cwd);
+      expect(out.exitCode, out.stderr).toBe(0);
+      expect(out.stdout.length).toBe(BIG.length);
+      expect(out.stdout === BIG.toString("latin1")).toBe(true);
+    },
+  );
 
   it("follows the file host's redirects to the bytes", async () => {
     const cwd = tempDir();
@@ -380,5 +420,59 @@ describe("coverage download over HTTP (scripted server on 127.0.0.1)", () => {
     const r = await start(["s/none/2026-01-01"], tempDir());
     expect(r.exitCode).toBe(4);
     expect(r.stderr).toContain("Policy not found");
+  });
+});
+
+describe("coverage download over https (self-signed certificate on 127.0.0.1)", () => {
+  const tls = path.join(import.meta.dirname, "..", "fixtures", "tls");
+  let server: HttpsServer;
+  let base: string;
+
+  beforeAll(async () => {
+    server = createHttpsServer(
+      {
+        key: readFileSync(path.join(tls, "key.pem")),
+        cert: readFileSync(path.join(tls, "cert.pem")),
+      },
+      (req, res) => {
+        if (new URL(req.url ?? "/", "https://x").pathname.endsWith("/download-url")) {
+          res.writeHead(200, { "content-type": "application/json" });
+          return res.end(
+            JSON.stringify({
+              url: `${base}/files/big?signature=abc`,
+              content_type: "application/pdf",
+              filename: "TLS.pdf",
+            }),
+          );
+        }
+        res.writeHead(200, { "content-type": "text/plain", "content-length": String(BIG.length) });
+        res.end(BIG);
+      },
+    );
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    base = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it("5 MiB arrive intact; without trusting the certificate it fails clearly", async () => {
+    const cwd = tempDir();
+    const env = { COVERAGE_API_KEY: KEY, COVERAGE_RETRY_BASE_MS: "1" };
+    const trusted = { ...env, NODE_EXTRA_CA_CERTS: path.join(tls, "cert.pem") };
+    const r = await runCoverage(["--api-url", base, "download", "s/tls/2026-01-01"], {
+      cwd,
+      env: trusted,
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(readFileSync(path.join(cwd, "TLS.pdf")).equals(BIG)).toBe(true);
+    const untrusted = await runCoverage(["--api-url", base, "download", "s/tls/2026-01-01"], {
+      cwd: tempDir(),
+      env,
+    });
+    expect(untrusted.exitCode).toBe(1);
+    expect(untrusted.stderr).toContain("NODE_EXTRA_CA_CERTS");
+    expect(untrusted.stderr).not.toMatch(/\n\s+at /);
   });
 });

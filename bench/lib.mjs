@@ -129,6 +129,12 @@ export function verdict(name, ok, detail) {
   verdicts.push(line);
   console.log("  " + line);
 }
+/** A figure printed beside the verdicts that no target applies to. */
+export function info(name, detail) {
+  const line = `INFO  ${name}: ${detail}`;
+  verdicts.push(line);
+  console.log("  " + line);
+}
 /** Every verdict so far. */
 export function verdictLines() {
   return verdicts;

@@ -19,6 +19,7 @@ import {
   fmt,
   interleave,
   machine,
+  info,
   mb,
   median,
   printTable,
@@ -375,10 +376,10 @@ async function download() {
       transferShare >= 0.9,
       `${fmt(transferShare * 100, 0)}%`,
     );
+    // Not a throughput: start-up (part 1 has its targets) and the API's link request included.
     const processShare = msOf("curl") / msOf("coverage download");
-    verdict(
-      "download >= 90% of curl's throughput (whole process)",
-      processShare >= 0.9,
+    info(
+      "download whole process, curl's time over ours",
       `${fmt(processShare * 100, 0)}%; start-up and link request ${fmt(msOf("coverage download --url-only") / 1000, 2)} s, node -e 0 alone is ~0.07 s`,
     );
   } finally {

@@ -7,6 +7,7 @@ import { readProfile } from "../config/read.js";
 import { resolveToday } from "../engine/time.js";
 import { createIo, stripControls, type Io } from "../output/terminal.js";
 import { checkBaseUrl } from "../backend/base-url.js";
+import { maskSecrets } from "../backend/http-redact.js";
 import { describeRequest } from "./dry-run.js";
 import {
   resolveProfileName,
@@ -123,9 +124,9 @@ export async function createContext(
       // What a dry run shows must be what would be sent: the same base URL checks.
       if (settings.backend.kind === "http") checkBaseUrl(settings.backend.baseUrl, settings.apiKey);
       const keySet = settings.backend.kind === "http" && Boolean(settings.apiKey);
-      io.stdout.write(
-        JSON.stringify(describeRequest(resolveBaseUrl(settings), req, keySet)) + "\n",
-      );
+      // The key never shows, also where the user put it in --api-url or a search text.
+      const line = JSON.stringify(describeRequest(resolveBaseUrl(settings), req, keySet));
+      io.stdout.write(maskSecrets(line, [settings.apiKey]) + "\n");
     },
     notice,
     warn,

@@ -171,6 +171,18 @@ describe("coverage payers / lobs / updates (e2e, rules dataset)", () => {
     expect(JSON.parse(r.stdout)).toEqual({ method: "GET", url, headers: { "x-api-key": "***" } });
   });
 
+  it.each([
+    ["payers", "--dry-run"],
+    ["search", "--query", "abc123xyz", "--dry-run"],
+  ])("--dry-run masks the key wherever it appears, even in --api-url (%j)", async (...args) => {
+    const r = await runCoverage(["--api-url", "http://127.0.0.1:9/abc123xyz", ...args], {
+      env: { COVERAGE_API_KEY: "abc123xyz" },
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).not.toContain("abc123xyz");
+    expect(JSON.parse(r.stdout).url).toMatch(/^http:\/\/127\.0\.0\.1:9\/\*\*\*\/v1\//);
+  });
+
   it.each<{ args: string[]; line: string }>([
     {
       args: ["updates", "--days", "0"],

@@ -15,29 +15,37 @@ const withoutZodLocales: Plugin = {
   },
 };
 
-// One bundled ESM file for fast cold start; heavy modules stay behind dynamic import().
+// The CLI is one CommonJS bundle, compiled with a V8 code cache made at build time
+// (src/cli/load-bundle.ts, scripts/make-code-cache.mjs): Node 20 caches no compiled code for
+// ES modules, and compiling and linking ~30 module chunks was a third of a local search's
+// start. Internal dynamic imports become lazy initialisers inside the one file, so a module
+// still runs only when a command needs it. `cli` is the small entry that answers `--version`
+// and loads the bundle; `load-bundle` is the loader alone, for the cache script.
 export default defineConfig({
-  entry: { cli: "src/cli/main.ts" },
-  format: ["esm"],
+  entry: {
+    cli: "src/cli/main.ts",
+    bundle: "src/cli/start.ts",
+    "load-bundle": "src/cli/load-bundle.ts",
+  },
+  format: ["cjs"],
   target: "node20",
   platform: "node",
   outDir: "dist",
   clean: true,
-  splitting: true,
+  splitting: false,
   sourcemap: false,
-  // Whitespace and syntax only: ~25% less source for V8 to scan on every start (~10 ms on
-  // `--url-only` and local search, hyperfine), while names stay readable in --verbose traces.
+  // import.meta.url, for the bundled dataset's path.
+  shims: true,
+  // Whitespace and syntax only: less source for V8 to scan when there is no code cache,
+  // while names stay readable in --verbose traces.
   minifyWhitespace: true,
   minifySyntax: true,
-  // Dependencies are installed beside us; bundling them would only duplicate them.
+  // Dependencies are installed beside us; bundling them would only duplicate them. The
+  // ES-module-only ones are loaded through src/import-esm.ts.
   skipNodeModulesBundle: true,
-  // Except zod: its ESM build is ~100 files, and resolving and compiling them one by one cost
-  // ~35 ms of each start (README, Performance); bundled it is one chunk.
-  noExternal: ["zod", /^undici\/lib\//],
+  // Except those on every command's path, so their code is in the code cache too: zod (its
+  // ESM build is ~100 files), commander, and the part of undici we use (src/backend/undici.ts).
+  noExternal: ["zod", "commander", /^undici\/lib\//],
   esbuildPlugins: [withoutZodLocales],
-  // And the part of undici we use (src/backend/undici.ts): CommonJS, whose require() of Node's
-  // built-ins needs a real `require` inside an ES module chunk.
-  banner: {
-    js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',
-  },
+  onSuccess: "node scripts/make-code-cache.mjs",
 });

@@ -3,4 +3,4 @@
 import module from "node:module";
 
 module.enableCompileCache?.();
-await import("../dist/cli.js");
+module.createRequire(import.meta.url)("../dist/cli.cjs");

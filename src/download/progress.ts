@@ -1,4 +1,5 @@
 import type { Io } from "../output/terminal.js";
+import { importEsm } from "../import-esm.js";
 import type { ProgressSink } from "./save-file.js";
 
 /** Bytes for people: `512 B`, `1.5 KB`, `3.2 MB`. */
@@ -23,7 +24,7 @@ export async function createProgress(
   // A pty with no size (e.g. `script`, some CI runners) reports 0 columns: ora divides by it
   // and then loops forever clearing lines, so no spinner there (undefined means 80 to ora).
   if ((io.stderr as NodeJS.WriteStream).columns === 0) return undefined;
-  const { default: ora } = await import("ora");
+  const { default: ora } = await importEsm("ora");
   const spinner = ora({ stream: io.stderr as NodeJS.WriteStream, discardStdin: false });
   let label = "";
   let total: number | undefined;

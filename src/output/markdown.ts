@@ -1,5 +1,4 @@
-import { Marked } from "marked";
-import { markedTerminal } from "marked-terminal";
+import { importEsm } from "../import-esm.js";
 import { stripControls, type Io } from "./terminal.js";
 
 /**
@@ -7,12 +6,16 @@ import { stripControls, type Io } from "./terminal.js";
  * run's chalk (so `--no-color`/NO_COLOR hold); elsewhere the markdown itself is the plain text.
  * Control sequences from the data are stripped first: the only escapes are our own.
  */
-export function renderMarkdown(
+export async function renderMarkdown(
   text: string,
   io: Pick<Io, "stdoutIsTTY" | "columns" | "chalk">,
-): string {
+): Promise<string> {
   const clean = stripControls(text);
   if (!io.stdoutIsTTY) return clean.trimEnd();
+  const [{ Marked }, { markedTerminal }] = await Promise.all([
+    importEsm("marked"),
+    importEsm("marked-terminal"),
+  ]);
   const c = io.chalk;
   const renderer = markedTerminal({
     code: c.yellow,
@@ -36,7 +39,9 @@ export function renderMarkdown(
     tab: 2,
   });
   // The typings describe the old Renderer object; at run time it is a marked extension.
-  const marked = new Marked(renderer as unknown as Parameters<Marked["use"]>[0]);
+  const marked = new Marked(
+    renderer as unknown as Parameters<InstanceType<typeof Marked>["use"]>[0],
+  );
   // marked-terminal prints a tight list item's text raw (`**bold**` stays); render its inline
   // tokens instead, and fall back to marked-terminal (`false`) for plain text.
   marked.use({

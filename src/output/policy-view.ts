@@ -91,12 +91,16 @@ function codeSections(groups: CodeGroup[], io: ViewIo): string[] {
  * The readable view of one policy version: title, identifying fields, state and dates, where the
  * file comes from, applicability, code groups by relationship, and the criteria text.
  */
-export function renderPolicyView(detail: PolicyDetail, io: ViewIo, today: string): string {
+export async function renderPolicyView(
+  detail: PolicyDetail,
+  io: ViewIo,
+  today: string,
+): Promise<string> {
   const state = versionState(detail, today);
   const criteria =
     detail.criteria_text === null || detail.criteria_text.trim() === ""
       ? io.chalk.dim("Not extracted for this policy yet.")
-      : renderMarkdown(detail.criteria_text, io);
+      : await renderMarkdown(detail.criteria_text, io);
   return [
     io.chalk.bold(stripControls(detail.title)),
     "",

@@ -1,4 +1,5 @@
 import type { ChalkInstance } from "chalk";
+import { importEsm } from "../import-esm.js";
 
 /** Where output goes and what the terminal can show; decided once per run. */
 export interface Io {
@@ -57,7 +58,7 @@ export async function createIo(
     stderrIsTTY,
     columns: terminalColumns(stdout, env),
     color,
-    chalk: color ? new (await import("chalk")).Chalk({ level: 1 }) : plainChalk,
+    chalk: color ? new (await importEsm("chalk")).Chalk({ level: 1 }) : plainChalk,
   };
 }
 

@@ -58,22 +58,22 @@ describe("groupUpdates", () => {
 
 describe("renderMarkdown", () => {
   const md = "## Criteria\n\n- **plan** of care\n- evil \u001b]0;title\u0007text\n";
-  it("not a TTY: the markdown itself, control sequences removed", () => {
-    expect(renderMarkdown(md, pipe)).toBe("## Criteria\n\n- **plan** of care\n- evil text");
+  it("not a TTY: the markdown itself, control sequences removed", async () => {
+    expect(await renderMarkdown(md, pipe)).toBe("## Criteria\n\n- **plan** of care\n- evil text");
   });
-  it("a TTY: rendered for the terminal with our colours", () => {
-    const out = renderMarkdown(md, tty);
+  it("a TTY: rendered for the terminal with our colours", async () => {
+    const out = await renderMarkdown(md, tty);
     expect(out).toContain(ESC + "[");
     expect(out).not.toContain("**plan**");
     expect(out).not.toContain("]0;title");
     expect(out).toContain("plan");
   });
-  it("bidi overrides from the data are removed", () => {
-    expect(renderMarkdown("id a\u202eb\u2066c\u2069", pipe)).toBe("id abc");
+  it("bidi overrides from the data are removed", async () => {
+    expect(await renderMarkdown("id a\u202eb\u2066c\u2069", pipe)).toBe("id abc");
   });
 
-  it("a TTY without colour: rendered, no escape sequences at all", () => {
-    const out = renderMarkdown(md, ttyNoColour);
+  it("a TTY without colour: rendered, no escape sequences at all", async () => {
+    const out = await renderMarkdown(md, ttyNoColour);
     expect(out).not.toContain(ESC);
     expect(out).not.toContain("**plan**");
     expect(out).toMatch(/Criteria/);
@@ -95,8 +95,8 @@ describe("renderPolicyView", () => {
     code_groups: [],
     criteria_text: "**bold**",
   };
-  it("strips sequences from the data even on a colour TTY; only our styling remains", () => {
-    const out = renderPolicyView(detail, tty, "2026-06-01");
+  it("strips sequences from the data even on a colour TTY; only our styling remains", async () => {
+    const out = await renderPolicyView(detail, tty, "2026-06-01");
     expect(out).not.toContain(`${ESC}[2J`);
     expect(out).toContain("Title cleared");
     expect(out).toContain("No applicability recorded.");
@@ -105,8 +105,10 @@ describe("renderPolicyView", () => {
   it.each([
     { today: "2025-12-31", status: "upcoming" },
     { today: "2026-01-01", status: "active" },
-  ])("status on $today is $status", ({ today, status }) => {
-    expect(renderPolicyView(detail, pipe, today)).toMatch(new RegExp(`^Status\\s+${status}$`, "m"));
+  ])("status on $today is $status", async ({ today, status }) => {
+    expect(await renderPolicyView(detail, pipe, today)).toMatch(
+      new RegExp(`^Status\\s+${status}$`, "m"),
+    );
   });
   it.each([
     { from: "2024-01-01", to: null, text: "from 2024-01-01" },

@@ -1,0 +1,88 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { execa } from "execa";
+import { describe, expect, it } from "vitest";
+import { BIN, ROOT, cleanEnv, runCoverage } from "../helpers/cli.js";
+
+const DIST = path.join(ROOT, "dist");
+const ESM_ONLY = ["chalk", "conf", "marked", "marked-terminal", "ora"];
+const MAIN_JOB = ["--local", "search", "--code", "CPT:97110", "--state", "CA", "--json"];
+
+/** Runs a CommonJS snippet with `loadBundle` from the built loader in scope; returns its stdout. */
+async function withLoader(body: string): Promise<string> {
+  const loader = JSON.stringify(path.join(DIST, "load-bundle.cjs"));
+  const r = await execa("node", ["-e", `const { loadBundle } = require(${loader});\n${body}`]);
+  return r.stdout;
+}
+
+describe("the built CLI: one script compiled with V8's code cache", () => {
+  it("the bundle holds no import() but the fallback that only runs outside it", () => {
+    // Inside the script Node 20 refuses import(): every ES module must come through __importEsm.
+    const source = readFileSync(path.join(DIST, "bundle.cjs"), "utf8");
+    const imports = [...source.matchAll(/\bimport\(/g)];
+    expect(imports).toHaveLength(1);
+    expect(source.slice(imports[0]!.index - 80, imports[0]!.index)).toContain("__importEsm");
+    // Nor a require() of one: Node 20 before 20.19 cannot require an ES module.
+    for (const name of ESM_ONLY) expect(source).not.toContain(`require("${name}")`);
+  });
+
+  it("V8 takes the code cache that the build made", async () => {
+    const out = await withLoader(
+      `const { script } = loadBundle(${JSON.stringify(DIST)});\n` +
+        `console.log(JSON.stringify({ rejected: script.cachedDataRejected }));`,
+    );
+    expect(JSON.parse(out)).toEqual({ rejected: false });
+  });
+
+  it("every ES-module-only package loads through the loader's import()", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "coverage-bundle-"));
+    const names = ESM_ONLY;
+    writeFileSync(
+      path.join(dir, "bundle.cjs"),
+      `exports.main = (names) => Promise.all(names.map((n) => __importEsm(n)));`,
+    );
+    const out = await withLoader(
+      `loadBundle(${JSON.stringify(dir)}).bundle.main(${JSON.stringify(names)})` +
+        `.then((mods) => console.log(JSON.stringify(mods.map((m) => Object.keys(m).length > 0))));`,
+    );
+    expect(JSON.parse(out)).toEqual(names.map(() => true));
+  });
+
+  it.each([
+    ["a damaged code cache", "not V8's code"],
+    ["no code cache", undefined],
+  ])("with %s the CLI compiles as usual and answers the same", async (_, cache) => {
+    const expected = await runCoverage(MAIN_JOB);
+    expect(expected.exitCode).toBe(0);
+    const root = mkdtempSync(path.join(os.tmpdir(), "coverage-nocache-"));
+    cpSync(path.join(ROOT, "bin"), path.join(root, "bin"), { recursive: true });
+    cpSync(DIST, path.join(root, "dist"), { recursive: true });
+    for (const link of ["node_modules", "fixtures", "package.json"])
+      symlinkSync(path.join(ROOT, link), path.join(root, link));
+    const cacheFile = path.join(root, "dist", "bundle.cache");
+    if (cache === undefined) rmSync(cacheFile);
+    else writeFileSync(cacheFile, cache);
+    const r = await execa("node", [path.join(root, "bin", "coverage.js"), ...MAIN_JOB], {
+      reject: false,
+      extendEnv: false,
+      env: cleanEnv(),
+    });
+    expect([r.exitCode, r.stdout]).toEqual([0, expected.stdout]);
+  });
+
+  it("a policy on a colour terminal renders its markdown (chalk, marked, marked-terminal)", async () => {
+    const command = ["node", BIN, "policy", "cms-ncd/240.4/2008-03-13"].join(" ");
+    const r = await execa("script", ["-qec", command, "/dev/null"], {
+      reject: false,
+      extendEnv: false,
+      env: cleanEnv({ COLUMNS: "100" }),
+      stdin: "ignore",
+    });
+    expect(r.exitCode, r.stdout).toBe(0);
+    expect(r.stdout).toContain("\u001b[");
+    // The criteria's "- item" lists come out as marked-terminal's "* item".
+    expect(r.stdout).toMatch(/^ {2}\* /m);
+    expect(r.stdout).not.toMatch(/^- /m);
+  });
+});

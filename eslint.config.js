@@ -25,6 +25,12 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS (bin/package.json): the shim requires the built CLI.
+    files: ["bin/**/*.js"],
+    languageOptions: { sourceType: "commonjs" },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
+  {
     files: ["src/cli/start.ts", "bin/**", "bench/**", "scripts/**", "test/**"],
     rules: { "no-restricted-syntax": "off" },
   },

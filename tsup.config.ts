@@ -1,4 +1,10 @@
+import { readFileSync } from "node:fs";
 import { defineConfig, type Options } from "tsup";
+
+const { dependencies } = JSON.parse(readFileSync("package.json", "utf8")) as {
+  dependencies: Record<string, string>;
+};
+const BUNDLED = ["zod", "commander"];
 
 type Plugin = NonNullable<Options["esbuildPlugins"]>[number];
 
@@ -12,6 +18,28 @@ const withoutZodLocales: Plugin = {
       /[\\/]zod[\\/]/.test(args.importer) ? { path: "zod-locales", namespace: "empty" } : undefined,
     );
     build.onLoad({ filter: /.*/, namespace: "empty" }, () => ({ contents: "export {};" }));
+  },
+};
+
+// commander requires node:child_process when it loads, for executable subcommands (we have
+// none); compiling that built-in was ~11 ms of every start. commander gets a stand-in that
+// loads the real module on first use.
+const lazyChildProcess: Plugin = {
+  name: "lazy-child-process",
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      /[\\/]commander[\\/]/.test(args.importer)
+        ? { path: "child-process", namespace: "lazy" }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "lazy" }, () => ({
+      contents:
+        "let real;\n" +
+        "module.exports = new Proxy({}, {\n" +
+        '  get: (_, key) => (real ??= require("node:child_process"))[key],\n' +
+        "});\n",
+      loader: "js",
+    }));
   },
 };
 
@@ -41,11 +69,14 @@ export default defineConfig({
   minifyWhitespace: true,
   minifySyntax: true,
   // Dependencies are installed beside us; bundling them would only duplicate them. The
-  // ES-module-only ones are loaded through src/import-esm.ts.
-  skipNodeModulesBundle: true,
-  // Except those on every command's path, so their code is in the code cache too: zod (its
-  // ESM build is ~100 files), commander, and the part of undici we use (src/backend/undici.ts).
-  noExternal: ["zod", "commander", /^undici\/lib\//],
-  esbuildPlugins: [withoutZodLocales],
+  // ES-module-only ones are loaded through src/import-esm.ts. Bundled all the same, so their
+  // code is in the code cache: those on every command's path, zod (its ESM build is ~100
+  // files) and commander, and the part of undici we use (src/backend/undici.ts).
+  external: Object.keys(dependencies).filter((name) => !BUNDLED.includes(name)),
+  noExternal: [...BUNDLED, /^undici\/lib\//],
+  esbuildPlugins: [withoutZodLocales, lazyChildProcess],
+  // Keep `node:` in built-in names (tsup would strip them ahead of every plugin, this one too).
+  removeNodeProtocol: false,
+
   onSuccess: "node scripts/make-code-cache.mjs",
 });

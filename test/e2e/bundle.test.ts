@@ -85,4 +85,31 @@ describe("the built CLI: one script compiled with V8's code cache", () => {
     expect(r.stdout).toMatch(/^ {2}\* /m);
     expect(r.stdout).not.toMatch(/^- /m);
   });
+
+  it("a local search loads no built-in it does not use, nor Node's ES module loader", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "coverage-modules-"));
+    const preload = path.join(dir, "report-modules.cjs");
+    writeFileSync(
+      preload,
+      `process.on("exit", () => process.stderr.write(JSON.stringify(process.moduleLoadList)));`,
+    );
+    const r = await execa("node", ["--require", preload, BIN, ...MAIN_JOB, "-q"], {
+      reject: false,
+      extendEnv: false,
+      env: cleanEnv(),
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const loaded = JSON.parse(r.stderr) as string[];
+    expect(loaded).toContain("NativeModule fs");
+    // child_process: commander's, behind a stand-in (tsup.config.ts). The ESM loader: the shim
+    // is CommonJS (bin/package.json). HTTP: only the HTTP backend, downloads and serve.
+    for (const name of [
+      "child_process",
+      "http",
+      "https",
+      "internal/modules/esm/module_job",
+      "internal/modules/esm/translators",
+    ])
+      expect(loaded).not.toContain(`NativeModule ${name}`);
+  });
 });

@@ -1,10 +1,11 @@
 import { readFileSync } from "node:fs";
+import path from "node:path";
 import { defineConfig, type Options } from "tsup";
 
 const { dependencies } = JSON.parse(readFileSync("package.json", "utf8")) as {
   dependencies: Record<string, string>;
 };
-const BUNDLED = ["zod", "commander"];
+const BUNDLED = ["zod", "commander", "cli-table3", "string-width"];
 
 type Plugin = NonNullable<Options["esbuildPlugins"]>[number];
 
@@ -43,6 +44,26 @@ const lazyChildProcess: Plugin = {
   },
 };
 
+// cli-table3 measures every line of a cell with string-width, and trims a copy of each cell to
+// ten columns, one character at a time, for a debug message it never prints: each measure ran
+// string-width's large emoji regex (~45 ms of a search's table). Bundled, it measures with
+// src/output/text-width.ts, which gives the same widths.
+const tableColumns: Plugin = {
+  name: "table-columns",
+  setup(build) {
+    build.onResolve({ filter: /^string-width$/ }, (args) =>
+      /[\\/]cli-table3[\\/]/.test(args.importer)
+        ? { path: "string-width", namespace: "table-columns" }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "table-columns" }, () => ({
+      contents: `module.exports = require(${JSON.stringify(path.resolve("src/output/text-width.ts"))}).measureColumns;`,
+      loader: "js",
+      resolveDir: process.cwd(),
+    }));
+  },
+};
+
 // The CLI is one CommonJS bundle, compiled with a V8 code cache made at build time
 // (src/cli/load-bundle.ts, scripts/make-code-cache.mjs): Node 20 caches no compiled code for
 // ES modules, and compiling and linking ~30 module chunks was a third of a local search's
@@ -71,10 +92,14 @@ export default defineConfig({
   // Dependencies are installed beside us; bundling them would only duplicate them. The
   // ES-module-only ones are loaded through src/import-esm.ts. Bundled all the same, so their
   // code is in the code cache: those on every command's path, zod (its ESM build is ~100
-  // files) and commander, and the part of undici we use (src/backend/undici.ts).
-  external: Object.keys(dependencies).filter((name) => !BUNDLED.includes(name)),
+  // files), commander, cli-table3 with string-width, and the part of undici we use (src/backend/undici.ts).
+  external: [
+    ...Object.keys(dependencies).filter((name) => !BUNDLED.includes(name)),
+    // cli-table3's colours, which we never ask it for.
+    "@colors/colors",
+  ],
   noExternal: [...BUNDLED, /^undici\/lib\//],
-  esbuildPlugins: [withoutZodLocales, lazyChildProcess],
+  esbuildPlugins: [withoutZodLocales, lazyChildProcess, tableColumns],
   // Keep `node:` in built-in names (tsup would strip them ahead of every plugin, this one too).
   removeNodeProtocol: false,
 

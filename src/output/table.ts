@@ -1,7 +1,7 @@
 import Table from "cli-table3";
-import stringWidth from "string-width";
 import type { Io } from "./terminal.js";
 import { stripControls } from "./terminal.js";
+import { measureColumns } from "./text-width.js";
 
 export interface Column<T> {
   header: string;
@@ -37,16 +37,12 @@ const BORDERLESS = {
 const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
 /**
- * Terminal columns of the widest line: CJK and emoji take 2, combining marks 0. Measured with
- * the string-width that cli-table3 uses, since it truncates any cell it finds wider.
+ * Terminal columns of the widest line: CJK and emoji take 2, combining marks 0. Measured as
+ * cli-table3 measures (the build hands it measureColumns), since it truncates any cell it
+ * finds wider.
  */
 function displayWidth(text: string): number {
-  return Math.max(0, ...text.split("\n").map(columnsOf));
-}
-
-/** string-width, with printable ASCII (most cells) counted directly: it is ~50× faster. */
-function columnsOf(text: string): number {
-  return /^[\x20-\x7e]*$/.test(text) ? text.length : stringWidth(text);
+  return Math.max(0, ...text.split("\n").map(measureColumns));
 }
 
 /** The narrowest a flexible column gets, whatever the terminal. */
@@ -85,23 +81,23 @@ export function fitWidths(
 }
 
 function breakWord(word: string, width: number): string[] {
-  if (columnsOf(word) <= width) return [word];
+  if (measureColumns(word) <= width) return [word];
   const parts: string[] = [];
   let rest = Array.from(graphemes.segment(word), (g) => g.segment);
-  let restWidth = columnsOf(word);
+  let restWidth = measureColumns(word);
   while (restWidth > width) {
     // The graphemes that fit (at least one, however wide), then prefer breaking after a slash
     // (policy ids), else cut there: never drop characters.
     let n = 0;
-    for (let w = 0; n < rest.length && w + columnsOf(rest[n] ?? "") <= width; n++)
-      w += columnsOf(rest[n] ?? "");
+    for (let w = 0; n < rest.length && w + measureColumns(rest[n] ?? "") <= width; n++)
+      w += measureColumns(rest[n] ?? "");
     n = Math.max(n, 1);
     const slash = rest.slice(0, n).lastIndexOf("/");
     const cut = slash > 0 ? slash + 1 : n;
     const head = rest.slice(0, cut).join("");
     parts.push(head);
     rest = rest.slice(cut);
-    restWidth -= columnsOf(head);
+    restWidth -= measureColumns(head);
   }
   parts.push(rest.join(""));
   return parts;
@@ -117,7 +113,7 @@ export function wrapText(text: string, width: number): string {
       let line = "";
       let lineWidth = 0;
       for (const word of paragraph.split(/ +/).flatMap((w) => breakWord(w, width))) {
-        const wordWidth = columnsOf(word);
+        const wordWidth = measureColumns(word);
         if (!line) {
           line = word;
           lineWidth = wordWidth;

@@ -3,8 +3,17 @@ import { findCodeCandidates, pickFirstFilteredCodeKeys, matchesCodeRefs } from "
 import type { Db, PolicyRecord } from "./db.js";
 import { hasScopeFilter, matchesScope, selectLinks } from "./links.js";
 import { slicePage } from "./paginate.js";
-import { buildComparator, rankInIdOrder, scoreVersions, type Ranked } from "./rank.js";
+import {
+  buildComparator,
+  listUnscored,
+  rankInIdOrder,
+  rankScored,
+  scoreIndexed,
+  scoreVersions,
+  type RankedList,
+} from "./rank.js";
 import { buildApplicability, buildCodeGroups, toPolicyItem } from "./shape.js";
+import { getTextIndex, hasTextIndex } from "./text-index.js";
 import { tokenize } from "./text.js";
 import { matchesRetired, overlapsWindow } from "./time.js";
 
@@ -46,29 +55,64 @@ export function extractRankingTerms(
   return null;
 }
 
+// `q` ranks through the text index once the filters leave this share of the versions or more
+// (or the index exists already); below it, tokenising just those versions (scoreVersions) is
+// cheaper than indexing them all. Code descriptions always take scoreVersions: their many terms
+// are common words, whose postings are far longer than a code search's few candidates.
+const INDEX_SHARE = 1 / 8;
+
 /**
- * Orders the matching versions by the request's sort, with scores only under relevance.
- * `versions` come in policy-id order (as filterPolicies's candidates do).
+ * Orders the matching versions (`positions`, ascending indexes into db.policies, so in policy-id
+ * order) by the request's sort, with scores only under relevance.
  */
-function sortVersions(db: Db, versions: PolicyRecord[], request: FilterRequest): Ranked[] {
+function sortVersions(db: Db, positions: readonly number[], request: FilterRequest): RankedList {
   const sort = request.sort ?? "relevance";
+  const at = (i: number) => db.policies[i] as PolicyRecord;
   if (sort !== "relevance") {
-    return versions.sort(buildComparator(sort)).map((version) => ({ version, score: null }));
+    return positions
+      .map(at)
+      .sort(buildComparator(sort))
+      .map((version) => ({ version, score: null }));
   }
   const terms = extractRankingTerms(db, request.policies);
-  if (terms === null) return versions.map((version) => ({ version, score: null }));
+  if (terms === null) return listUnscored(db.policies, positions);
+  if (
+    tokenize(request.policies?.q ?? "").length > 0 &&
+    (hasTextIndex(db) || positions.length >= db.policies.length * INDEX_SHARE)
+  ) {
+    const scored = scoreIndexed(getTextIndex(db), positions, terms);
+    return rankScored(db.policies, positions, scored);
+  }
+  const versions = positions.map(at);
   return rankInIdOrder(versions, scoreVersions(versions, terms));
+}
+
+// Every position of a db, made once: a `q`-only query would otherwise build 20,000 of them.
+const allPositions = new WeakMap<Db, readonly number[]>();
+
+/** Indexes into db.policies of the versions that pass the filter, ascending. */
+function findMatching(
+  db: Db,
+  filter: PolicyFilter | null | undefined,
+  today: string,
+): readonly number[] {
+  const matches = (i: number) => matchesFilter(db.policies[i] as PolicyRecord, filter, today);
+  if (filter?.code_refs) return findCodeCandidates(db.byCode, filter.code_refs).filter(matches);
+  // Only `q` (or nothing) given: every version passes, without asking each one.
+  if (!filter || (filter.retired == null && !filter.effective_date && !hasScopeFilter(filter))) {
+    let all = allPositions.get(db);
+    if (!all) allPositions.set(db, (all = Array.from(db.policies, (_, i) => i)));
+    return all;
+  }
+  const out: number[] = [];
+  for (let i = 0; i < db.policies.length; i++) if (matches(i)) out.push(i);
+  return out;
 }
 
 /** `POST /v1/policies/filter` over the dataset: filter, rank or sort, page, shape. */
 export function filterPolicies(db: Db, request: FilterRequest, today: string): Envelope<Policy> {
   const filter = request.policies;
-  const candidates = filter?.code_refs
-    ? findCodeCandidates(db.byCode, filter.code_refs).map((i) => db.policies[i] as PolicyRecord)
-    : db.policies;
-  // db.policies is in policy-id order, and so are the candidates: the no-ranking order for free.
-  const matching = candidates.filter((v) => matchesFilter(v, filter, today));
-  const ranked = sortVersions(db, matching, request);
+  const ranked = sortVersions(db, findMatching(db, filter, today), request);
   const page = slicePage(ranked, request.limit, request.offset);
   return {
     ...page,

@@ -2,6 +2,7 @@ import type { Sort } from "../contract/index.js";
 import { compareCaseInsensitive, compareCodePoints } from "./compare.js";
 import type { PolicyRecord } from "./db.js";
 import { stripMarkup, tokenize } from "./text.js";
+import type { TextIndex } from "./text-index.js";
 
 const K1 = 1.2;
 const B = 0.75;
@@ -105,6 +106,96 @@ export function scoreVersions(
   return scores;
 }
 
+/** The versions a text query scores: positions ascending, each with its score (rounded, > 0). */
+export interface ScoredPositions {
+  positions: Int32Array;
+  scores: Float64Array;
+}
+
+/**
+ * scoreVersions over a TextIndex, for the versions at `positions` (distinct, ascending indexes
+ * into the indexed versions, the ones that passed the filters): the same numbers, reached through
+ * the postings of the query's terms. Only versions with a score are returned.
+ */
+export function scoreIndexed(
+  index: TextIndex,
+  positions: readonly number[],
+  terms: readonly string[],
+): ScoredPositions {
+  const { start, docs, titleCounts, summaryCounts, titleLengths, summaryLengths } = index;
+  const total = titleLengths.length;
+  const n = positions.length;
+  // A term no version holds adds nothing to any score, as in scoreVersions.
+  const ids: number[] = [];
+  for (const t of new Set(terms)) {
+    const id = index.terms.get(t);
+    if (id !== undefined) ids.push(id);
+  }
+  if (ids.length === 0 || n === 0)
+    return { positions: new Int32Array(0), scores: new Float64Array(0) };
+  // Distinct positions as many as the versions: all of them, so the index's totals hold and no
+  // posting needs a membership test.
+  let member: Uint8Array | null = null;
+  let titleTotal = index.titleTotal;
+  let summaryTotal = index.summaryTotal;
+  if (n !== total) {
+    member = new Uint8Array(total);
+    titleTotal = 0;
+    summaryTotal = 0;
+    for (const p of positions) {
+      member[p] = 1;
+      titleTotal += titleLengths[p] as number;
+      summaryTotal += summaryLengths[p] as number;
+    }
+  }
+  const avgTitle = titleTotal / n || 1;
+  const avgSummary = summaryTotal / n || 1;
+  // Terms in the query's order, title before summary: each version's sum is made of the same
+  // additions in the same order as scoreVersions's, so the doubles are bit-identical.
+  const sums = index.sums;
+  for (const id of ids) {
+    const from = start[id] as number;
+    const to = start[id + 1] as number;
+    let df = to - from;
+    if (member) {
+      df = 0;
+      for (let p = from; p < to; p++) df += member[docs[p] as number] as number;
+    }
+    const w = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    for (let p = from; p < to; p++) {
+      const d = docs[p] as number;
+      if (member && !member[d]) continue;
+      const inTitle = titleCounts[p] as number;
+      const inSummary = summaryCounts[p] as number;
+      if (inTitle)
+        sums[d] =
+          (sums[d] as number) +
+          TITLE_WEIGHT * bm25Part(w, inTitle, titleLengths[d] as number, avgTitle);
+      if (inSummary)
+        sums[d] =
+          (sums[d] as number) + bm25Part(w, inSummary, summaryLengths[d] as number, avgSummary);
+    }
+  }
+  // Typed arrays (off the JS heap, so thousands of scored versions per query do not churn the
+  // young generation), counted first to be allocated at their size. Only positions' sums were
+  // added to, and each is zeroed here, so the scratch is clean for the next query.
+  let s = 0;
+  for (let i = 0; i < n; i++) if ((sums[member ? (positions[i] as number) : i] as number) > 0) s++;
+  const scoredAt = new Int32Array(s);
+  const scores = new Float64Array(s);
+  s = 0;
+  for (let i = 0; i < n; i++) {
+    const p = member ? (positions[i] as number) : i;
+    const score = sums[p] as number;
+    if (score > 0) {
+      sums[p] = 0;
+      scoredAt[s] = p;
+      scores[s++] = Math.max(Math.round(score * 1e6) / 1e6, 1e-6);
+    }
+  }
+  return { positions: scoredAt, scores };
+}
+
 export interface Ranked {
   version: PolicyRecord;
   score: number | null;
@@ -118,39 +209,120 @@ export function compareByRelevance(a: Ranked, b: Ranked): number {
   return compareCodePoints(a.version.policy_id, b.version.policy_id);
 }
 
-// compareByRelevance without the id tie-break: a stable sort with it keeps ties in input order.
-function compareScores(a: Ranked, b: Ranked): number {
-  if (a.score === b.score) return 0;
-  if (a.score === null) return 1;
-  if (b.score === null) return -1;
-  return b.score - a.score;
+// compareByRelevance's order of scores alone: nulls last, higher first.
+function compareScores(a: number | null, b: number | null): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  return b - a;
 }
 
 /**
- * Rule Ordering for versions given in policy-id order (the engine's candidates always are): the
- * order compareByRelevance gives, reached without comparing ids. Scores are whole millionths
- * (scoreVersions rounds them), so each entry becomes one number (millionths descending, then
- * position) and a typed array sorts them natively.
+ * Indexes of `scores` in the order compareByRelevance gives entries that are in policy-id order:
+ * score descending, ties and the nulls (last) by index. Scores are whole millionths (scoring
+ * rounds them), so each becomes one number (millionths descending, then index) and a typed array
+ * sorts them natively; other scores take a comparator.
  */
+function orderByScore(scores: ArrayLike<number | null>): ArrayLike<number> {
+  const n = scores.length;
+  const micros = new Float64Array(n);
+  let max = 0;
+  let whole = true;
+  for (let i = 0; i < n && whole; i++) {
+    const score = scores[i] ?? null;
+    if (score === null) continue;
+    const m = Math.round(score * 1e6);
+    whole = m > 0 && m / 1e6 === score;
+    micros[i] = m;
+    if (m > max) max = m;
+  }
+  if (!whole || (max + 1) * n >= Number.MAX_SAFE_INTEGER) {
+    const byScore = (a: number, b: number) =>
+      compareScores(scores[a] ?? null, scores[b] ?? null) || a - b;
+    return Array.from({ length: n }, (_, i) => i).sort(byScore);
+  }
+  return micros
+    .map((m, i) => (max - m) * n + i)
+    .sort()
+    .map((key) => key % n);
+}
+
+/** Rule Ordering for versions given in policy-id order (the engine's candidates always are). */
 export function rankInIdOrder(
   versions: readonly PolicyRecord[],
   scores: readonly (number | null)[],
 ): Ranked[] {
-  const n = versions.length;
-  const ranked = versions.map((version, i) => ({ version, score: scores[i] ?? null }));
-  const micros = new Float64Array(n);
-  let max = 0;
-  for (let i = 0; i < n; i++) {
-    const score = (ranked[i] as Ranked).score;
-    if (score === null) continue;
-    const m = Math.round(score * 1e6);
-    if (m <= 0 || m / 1e6 !== score) return ranked.sort(compareScores);
-    micros[i] = m;
-    if (m > max) max = m;
-  }
-  if ((max + 1) * n >= Number.MAX_SAFE_INTEGER) return ranked.sort(compareScores);
-  const keys = micros.map((m, i) => (max - m) * n + i).sort();
-  return Array.from(keys, (key) => ranked[key % n] as Ranked);
+  return Array.from(orderByScore(scores), (i) => ({
+    version: versions[i] as PolicyRecord,
+    score: scores[i] ?? null,
+  }));
+}
+
+/** A ranked list that makes only the entries a page asks for (an array is one too). */
+export interface RankedList {
+  readonly length: number;
+  slice(start: number, end: number): Ranked[];
+}
+
+/** Every version at `positions` (indexes into `versions`) in that order, unscored. */
+export function listUnscored(
+  versions: readonly PolicyRecord[],
+  positions: readonly number[],
+): RankedList {
+  return {
+    length: positions.length,
+    slice: (from, to) =>
+      positions.slice(from, to).map((p) => ({ version: versions[p] as PolicyRecord, score: null })),
+  };
+}
+
+/**
+ * Rule Ordering for the versions at `positions` (ascending indexes into `versions`, so in
+ * policy-id order) given the scored ones among them: score descending, ties by position, then
+ * the unscored in position order. Only the scored are sorted (as rankInIdOrder, one number per
+ * entry in a typed array); the tail is walked only as far as a page reaches into it.
+ */
+export function rankScored(
+  versions: readonly PolicyRecord[],
+  positions: readonly number[],
+  scored: ScoredPositions,
+): RankedList {
+  const s = scored.positions.length;
+  // The scored entries' rank order, sorted when a page first reaches into them.
+  let order: ArrayLike<number> | undefined;
+  const entry = (j: number): Ranked => ({
+    version: versions[scored.positions[j] as number] as PolicyRecord,
+    score: scored.scores[j] as number,
+  });
+  return {
+    length: positions.length,
+    slice(from, to) {
+      const end = Math.min(to, positions.length);
+      const out: Ranked[] = [];
+      if (from < s) {
+        order ??= orderByScore(scored.scores);
+        for (let i = from; i < Math.min(end, s); i++) out.push(entry(order[i] as number));
+      }
+      // The tail: positions that are not scored, both lists ascending, so one merge walk.
+      let skip = Math.max(0, from - s);
+      let want = end - Math.max(from, s);
+      let j = 0;
+      for (let i = 0; i < positions.length && want > 0; i++) {
+        const p = positions[i] as number;
+        if (j < s && scored.positions[j] === p) {
+          j++;
+          continue;
+        }
+        if (skip > 0) {
+          skip--;
+          continue;
+        }
+        out.push({ version: versions[p] as PolicyRecord, score: null });
+        want--;
+      }
+      return out;
+    },
+  };
 }
 
 const ASCENDING: Record<

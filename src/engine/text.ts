@@ -6,6 +6,7 @@ const TAG = /<\/?[A-Za-z][^<>]*>|<![A-Za-z][^<>]*>|<\?[^<>]*\?>/g;
 const MD_LINK_TARGET = /\]\([^)]*\)/g;
 const MD_LINK_DEFINITION = /^ {0,3}\[[^\]\n]+\]:[ \t]*\S+.*$/gm;
 const ENTITY = /&(#\d+|#x[0-9a-f]+|[a-z]+);/gi;
+const MARKUP_CHAR = /[<\]&]/;
 const ENTITIES: Record<string, string> = {
   amp: "&",
   lt: "<",
@@ -27,6 +28,8 @@ function decodeEntity(match: string, name: string): string {
 
 /** Removes HTML tags and comments, entities and markdown link targets so markup is never matched. */
 export function stripMarkup(text: string): string {
+  // Every pattern above needs one of these characters; most titles and summaries have none.
+  if (!MARKUP_CHAR.test(text)) return text;
   return text
     .replace(COMMENT, " ")
     .replace(TAG, " ")

@@ -4,7 +4,7 @@ import path from "node:path";
 import { Readable, Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import type { Collect } from "../../../src/download/reclaim.js";
+import { RECLAIM_EVERY, type Collect } from "../../../src/download/reclaim.js";
 import {
   makeTempName,
   saveDownload,
@@ -99,16 +99,17 @@ describe("writeFileAtomically", () => {
     },
   );
 
-  it("frees spent read buffers: one minor collection per 2 MiB received", async () => {
+  it("frees spent read buffers: one minor collection per RECLAIM_EVERY bytes received", async () => {
     const calls: unknown[] = [];
     const collect: Collect = (o) => void calls.push(o);
-    const chunks = Array.from({ length: 80 }, () => Buffer.alloc(64 * 1024)); // 5 MiB
+    const size = 2.5 * RECLAIM_EVERY;
+    const chunks = Array.from({ length: size / (64 * 1024) }, () => Buffer.alloc(64 * 1024));
     const bytes = await writeFileAtomically(Readable.from(chunks), path.join(dir(), "o.pdf"), {
       force: false,
       signal,
       collector: () => collect,
     });
-    expect(bytes).toBe(5 * 1024 * 1024);
+    expect(bytes).toBe(size);
     expect(calls).toEqual([
       { type: "minor", execution: "sync" },
       { type: "minor", execution: "sync" },
@@ -165,10 +166,11 @@ describe("writeFileAtomically", () => {
 });
 
 describe("saveDownload to stdout (-o -)", () => {
-  it("passes the bytes through and frees spent read buffers every 2 MiB", async () => {
+  it("passes the bytes through and frees spent read buffers every RECLAIM_EVERY bytes", async () => {
     const d = dir();
     const file = path.join(d, "big.pdf");
-    writeFileSync(file, Buffer.alloc(5 * 1024 * 1024, 7));
+    const size = 2.5 * RECLAIM_EVERY;
+    writeFileSync(file, Buffer.alloc(size, 7));
     let calls = 0;
     let received = 0;
     const stdout = new Writable({
@@ -190,8 +192,8 @@ describe("saveDownload to stdout (-o -)", () => {
         collector: () => () => void calls++,
       },
     );
-    expect(saved).toEqual({ path: undefined, bytes: 5 * 1024 * 1024 });
-    expect(received).toBe(5 * 1024 * 1024);
+    expect(saved).toEqual({ path: undefined, bytes: size });
+    expect(received).toBe(size);
     expect(calls).toBe(2);
   });
 });

@@ -5,6 +5,7 @@
 //
 //   node bench/run.mjs [cold] [scale] [all] [download]     (default: every part)
 // Env: BENCH_RUNS (cold-start runs per case, default 20), BENCH_SCALE_RUNS (default 5),
+//      BENCH_DOWNLOAD_RUNS (default 11),
 //      BENCH_BASELINE=DIR[,DIR...] (older checkouts or builds with DIR/bin/coverage.js: their
 //      figures are printed beside ours, for before/after comparisons).
 import { spawn, spawnSync } from "node:child_process";
@@ -34,6 +35,8 @@ const parts = new Set(process.argv.slice(2));
 const want = (p) => parts.size === 0 || parts.has(p);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const SCALE_RUNS = Number(process.env.BENCH_SCALE_RUNS ?? 5);
+// Downloads vary most from run to run (the disk, the server on the same two cores): more runs.
+const DOWNLOAD_RUNS = Number(process.env.BENCH_DOWNLOAD_RUNS ?? 11);
 const BASELINES = (process.env.BENCH_BASELINE ?? "")
   .split(",")
   .filter(Boolean)
@@ -286,7 +289,9 @@ async function allNdjson() {
 
 // ---------------------------------------------------------------------------------------------
 async function download() {
-  console.log("\n## 4. download of a 200 MB file from a local server, against curl");
+  console.log(
+    `\n## 4. download of a 200 MB file from a local server, against curl (${DOWNLOAD_RUNS} runs per case, interleaved)`,
+  );
   if (!hasCommand("download")) {
     verdict("download >= 90% of curl", null, "`coverage download` is not there yet; part skipped");
     return;
@@ -345,7 +350,7 @@ async function download() {
         env,
       },
     ];
-    const results = await interleave(cases, SCALE_RUNS, { warmup: 1, rss: true });
+    const results = await interleave(cases, DOWNLOAD_RUNS, { warmup: 1, rss: true });
     const bytes = 200 * 1024 * 1024;
     for (const f of [cliOut, curlOut]) {
       if (!existsSync(f) || statSync(f).size !== bytes) throw new Error(`${f}: not ${bytes} bytes`);

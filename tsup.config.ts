@@ -83,8 +83,14 @@ export default defineConfig({
   clean: true,
   splitting: false,
   sourcemap: false,
-  // import.meta.url, for the bundled dataset's path.
-  shims: true,
+  // import.meta.url (the entry's folder, the bundled dataset's path) as a proper file URL:
+  // tsup's own shim does not escape the path, so an install under a folder with `#` or `%` in
+  // its name looked for its files elsewhere.
+  define: { "import.meta.url": "__importMetaUrl" },
+  // The directive first: esbuild's own "use strict" would no longer be the first statement.
+  banner: {
+    js: '"use strict";var __importMetaUrl = require("node:url").pathToFileURL(__filename).href;',
+  },
   // Whitespace and syntax only: less source for V8 to scan when there is no code cache,
   // while names stay readable in --verbose traces.
   minifyWhitespace: true,

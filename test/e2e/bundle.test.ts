@@ -49,25 +49,76 @@ describe("the built CLI: one script compiled with V8's code cache", () => {
     expect(JSON.parse(out)).toEqual(names.map(() => true));
   });
 
-  it.each([
-    ["a damaged code cache", "not V8's code"],
-    ["no code cache", undefined],
-  ])("with %s the CLI compiles as usual and answers the same", async (_, cache) => {
-    const expected = await runCoverage(MAIN_JOB);
-    expect(expected.exitCode).toBe(0);
-    const root = mkdtempSync(path.join(os.tmpdir(), "coverage-nocache-"));
+  /** A copy of the built CLI in a new folder (named with `name`), the dependencies linked. */
+  function copyInstall(name: string) {
+    const root = mkdtempSync(path.join(os.tmpdir(), name));
     cpSync(path.join(ROOT, "bin"), path.join(root, "bin"), { recursive: true });
     cpSync(DIST, path.join(root, "dist"), { recursive: true });
     for (const link of ["node_modules", "fixtures", "package.json"])
       symlinkSync(path.join(ROOT, link), path.join(root, link));
+    const run = (args: string[]) =>
+      execa("node", [path.join(root, "bin", "coverage.js"), ...args], {
+        reject: false,
+        extendEnv: false,
+        env: cleanEnv(),
+      });
+    return { root, run };
+  }
+
+  it.each([
+    ["no code cache", (cache: Buffer) => cache.subarray(0, 0)],
+    ["a cache V8 refuses", () => Buffer.from("not V8's code")],
+    // V8 itself checks only a cache's header: a damaged body would crash the process.
+    [
+      "a cache damaged in the middle",
+      (cache: Buffer) => {
+        const damaged = Buffer.from(cache);
+        for (let i = cache.length >> 1; i < (cache.length >> 1) + 400; i++) damaged[i]! ^= 0x5a;
+        return damaged;
+      },
+    ],
+  ])("with %s the CLI compiles as usual and answers the same", async (_, damage) => {
+    const expected = await runCoverage(MAIN_JOB);
+    expect(expected.exitCode).toBe(0);
+    const { root, run } = copyInstall("coverage-cache-");
     const cacheFile = path.join(root, "dist", "bundle.cache");
-    if (cache === undefined) rmSync(cacheFile);
+    const cache = damage(readFileSync(cacheFile));
+    if (cache.length === 0) rmSync(cacheFile);
     else writeFileSync(cacheFile, cache);
-    const r = await execa("node", [path.join(root, "bin", "coverage.js"), ...MAIN_JOB], {
-      reject: false,
-      extendEnv: false,
-      env: cleanEnv(),
-    });
+    const r = await run(MAIN_JOB);
+    expect([r.exitCode, r.stdout, r.stderr]).toEqual([0, expected.stdout, expected.stderr]);
+  });
+
+  it("a bundle changed after its cache was made runs as changed, not as cached", async () => {
+    // Same length on purpose: V8 would take the old cache for it and run the old code.
+    const { root, run } = copyInstall("coverage-stale-");
+    const bundle = path.join(root, "dist", "bundle.cjs");
+    const source = readFileSync(bundle, "utf8");
+    expect(source).toContain("slicePage(items,limit=20,");
+    writeFileSync(bundle, source.replace("slicePage(items,limit=20,", "slicePage(items,limit=30,"));
+    const r = await run(["--local", "search", "--json"]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { data: unknown[] }).data).toHaveLength(30);
+  });
+
+  it.each(["cli.cjs", "bundle.cjs"])(
+    "without dist/%s (not built, or built before a change of the build) it says how to build",
+    async (file) => {
+      const { root, run } = copyInstall("coverage-unbuilt-");
+      rmSync(path.join(root, "dist", file));
+      const r = await run(MAIN_JOB);
+      expect(r.exitCode).toBe(1);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toContain("error: coverage is not built");
+      expect(r.stderr).toContain(`Run \`npm install\` (or \`npm run build\`) in ${root}.`);
+      expect(r.stderr).not.toMatch(/^\s+at /m);
+    },
+  );
+
+  it("runs from a folder whose name has #, % and ? in it", async () => {
+    const expected = await runCoverage(MAIN_JOB);
+    const { run } = copyInstall("coverage #1 %41?-");
+    const r = await run(MAIN_JOB);
     expect([r.exitCode, r.stdout]).toEqual([0, expected.stdout]);
   });
 

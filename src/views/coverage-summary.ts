@@ -1,0 +1,53 @@
+import type { Applicability, CodeGroup, CodeReference, Relationship } from "../contract/index.js";
+import { LobCategory } from "../contract/index.js";
+import { makeCodeKey } from "../engine/codes.js";
+
+/** What a policy says of the codes an analyst asked about. */
+export type Verdict = "covers" | "does not cover" | "mentions" | "mixed" | "none";
+
+const VERDICT_OF: Record<Relationship, Verdict> = {
+  COVERS: "covers",
+  DOES_NOT_COVER: "does not cover",
+  REFERENCES: "mentions",
+};
+
+/** The relationships a policy's code groups give the asked codes (normalised as rule Filter 5). */
+export function listRelationships(groups: CodeGroup[], refs: CodeReference[]): Relationship[] {
+  const asked = new Set(refs.flatMap((r) => r.codes.map((c) => makeCodeKey(r.code_system, c))));
+  const found = new Set<Relationship>();
+  for (const g of groups)
+    if (g.codes.some((c) => asked.has(makeCodeKey(g.code_system, c)))) found.add(g.relationship);
+  return [...found];
+}
+
+/**
+ * One word for what a policy says of the asked codes: a single relationship names it, several
+ * are `mixed`, none is `none`.
+ */
+export function summarizeVerdict(groups: CodeGroup[], refs: CodeReference[]): Verdict {
+  const rels = listRelationships(groups, refs);
+  if (rels.length === 0) return "none";
+  return rels.length === 1 ? VERDICT_OF[rels[0]!] : "mixed";
+}
+
+/**
+ * A compact scope: LOB categories then states, one part per distinct category set
+ * (`medicare_part_b · CA NF SF`, `commercial · nationwide`), parts joined by `; `.
+ */
+export function summarizeScope(items: Pick<Applicability, "lobs" | "state">[]): string {
+  const order = LobCategory.options;
+  const statesBySet = new Map<string, string[]>();
+  for (const item of items) {
+    const lobs = [...new Set(item.lobs)].sort((a, b) => order.indexOf(a) - order.indexOf(b));
+    const key = lobs.join(", ");
+    const states = statesBySet.get(key) ?? [];
+    states.push(item.state ?? "nationwide");
+    statesBySet.set(key, states);
+  }
+  return [...statesBySet]
+    .map(([lobs, states]) => {
+      const where = states.includes("nationwide") ? ["nationwide"] : [...new Set(states)];
+      return `${lobs || "-"} · ${where.join(" ")}`;
+    })
+    .join("; ");
+}

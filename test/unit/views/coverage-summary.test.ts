@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import type { Applicability, CodeGroup, CodeReference } from "../../../src/contract/index.js";
+import { summarizeScope, summarizeVerdict } from "../../../src/views/coverage-summary.js";
+
+const group = (
+  code_system: CodeGroup["code_system"],
+  relationship: CodeGroup["relationship"],
+  codes: string[],
+): CodeGroup => ({ code_system, relationship, category: null, codes });
+
+describe("summarizeVerdict", () => {
+  const refs: CodeReference[] = [{ code_system: "ICD10CM", codes: ["e11.9"] }];
+  it.each<[string, CodeGroup[], CodeReference[], string]>([
+    ["one COVERS group", [group("ICD10CM", "COVERS", ["E119"])], refs, "covers"],
+    ["dotted codes match", [group("ICD10CM", "DOES_NOT_COVER", ["E11.9"])], refs, "does not cover"],
+    ["REFERENCES is mentions", [group("ICD10CM", "REFERENCES", ["E11.9"])], refs, "mentions"],
+    [
+      "two relationships",
+      [group("ICD10CM", "COVERS", ["E11.9"]), group("ICD10CM", "REFERENCES", ["E119"])],
+      refs,
+      "mixed",
+    ],
+    ["another system", [group("HCPCS", "COVERS", ["E119"])], refs, "none"],
+    ["no groups", [], refs, "none"],
+  ])("%s", (_name, groups, asked, verdict) => {
+    expect(summarizeVerdict(groups, asked)).toBe(verdict);
+  });
+});
+
+describe("summarizeScope", () => {
+  it.each<[string, Pick<Applicability, "lobs" | "state">[], string]>([
+    [
+      "one category, states in order given",
+      [
+        { lobs: ["medicare_part_b"], state: "CA" },
+        { lobs: ["medicare_part_b"], state: "NF" },
+      ],
+      "medicare_part_b · CA NF",
+    ],
+    [
+      "nationwide swallows states",
+      [
+        { lobs: ["commercial"], state: null },
+        { lobs: ["commercial"], state: "CA" },
+      ],
+      "commercial · nationwide",
+    ],
+    [
+      "category sets in the spec's order",
+      [
+        { lobs: ["medicare_advantage", "commercial"], state: "TX" },
+        { lobs: ["medicaid"], state: "TX" },
+      ],
+      "commercial, medicare_advantage · TX; medicaid · TX",
+    ],
+    ["nothing", [], ""],
+  ])("%s", (_name, items, text) => {
+    expect(summarizeScope(items)).toBe(text);
+  });
+});

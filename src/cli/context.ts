@@ -75,11 +75,13 @@ export async function createContext(
   const open = () =>
     (transport ??= (async () => {
       if (settings.backend.kind === "local") {
-        const [{ loadDataset, bundledDatasetPath }, { createLocalTransport }] = await Promise.all([
-          import("../dataset/load.js"),
-          import("../backend/local.js"),
-        ]);
-        const loaded = await loadDataset(settings.backend.data ?? bundledDatasetPath());
+        const [{ bundledDatasetPath }, { openDataset }, { createLocalTransport }] =
+          await Promise.all([
+            import("../dataset/load.js"),
+            import("../dataset/open.js"),
+            import("../backend/local.js"),
+          ]);
+        const loaded = await openDataset(settings.backend.data ?? bundledDatasetPath());
         // cli.md: this one line is on stderr whether or not it is a TTY (unless --quiet), so a
         // script learns that it is reading sample data.
         if (settings.backend.defaulted)

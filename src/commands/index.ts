@@ -10,6 +10,7 @@ import { registerPolicy } from "./policy.js";
 import { registerSearch } from "./search.js";
 import { registerUpdates } from "./updates.js";
 import { registerServe } from "./serve.js";
+import { registerData } from "./data.js";
 
 /** Adds every subcommand to the program, in the order `--help` lists them. */
 export function registerCommands(program: Command, run: RunEnvironment): void {
@@ -23,4 +24,5 @@ export function registerCommands(program: Command, run: RunEnvironment): void {
   registerConfig(program, run);
   registerCompletion(program, run);
   registerServe(program, run);
+  registerData(program, run);
 }

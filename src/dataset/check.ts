@@ -45,36 +45,49 @@ export function checkDatasetReferences(dataset: DatasetInput, max = 10): Dataset
     if (ids.has(p.policy_id))
       add(["policies", i, "policy_id"], `duplicate policy_id '${p.policy_id}'`);
     ids.add(p.policy_id);
-    const segments = p.policy_id.split("/");
-    if (segments.length < 3 || hasBadSegment(p.policy_id))
-      add(
-        ["policies", i, "policy_id"],
-        "must be <source>/<policy_key>/<effective_from_date>: three or more segments, none empty, '.' or '..'",
-      );
-    else if (segments.at(-1) !== p.effective_from_date)
-      add(
-        ["policies", i, "policy_id"],
-        `must end with '/${p.effective_from_date}' (its effective_from_date)`,
-      );
-    for (const variant of ["display", "text"] as const) {
-      const file = p.files?.[variant];
-      if (file !== undefined && !isInsideFolder(file))
-        add(
-          ["policies", i, "files", variant],
-          "must be a path relative to the dataset's folder, inside it (no absolute path, no '..' out of it)",
-        );
-    }
-    if (p.effective_to_date !== null && p.effective_to_date <= p.effective_from_date)
-      add(
-        ["policies", i, "effective_to_date"],
-        "must be after effective_from_date (it is exclusive)",
-      );
+    checkPolicyFields(p, i, add);
     p.applicability.forEach((a, j) => {
       if (!lobs.has(a.lob_id))
         add(["policies", i, "applicability", j, "lob_id"], `unknown LOB '${a.lob_id}'`);
-      if (a.to !== null && a.to <= a.from)
-        add(["policies", i, "applicability", j, "to"], "must be after 'from' (it is exclusive)");
     });
   });
   return problems;
+}
+
+type Policy = DatasetInput["policies"][number];
+
+/** The rules of one version that need no other record: id shape, stored files, periods. */
+export function checkPolicyFields(
+  p: Policy,
+  i: number,
+  add: (path: PropertyKey[], message: string) => void,
+): void {
+  const segments = p.policy_id.split("/");
+  if (segments.length < 3 || hasBadSegment(p.policy_id))
+    add(
+      ["policies", i, "policy_id"],
+      "must be <source>/<policy_key>/<effective_from_date>: three or more segments, none empty, '.' or '..'",
+    );
+  else if (segments.at(-1) !== p.effective_from_date)
+    add(
+      ["policies", i, "policy_id"],
+      `must end with '/${p.effective_from_date}' (its effective_from_date)`,
+    );
+  for (const variant of ["display", "text"] as const) {
+    const file = p.files?.[variant];
+    if (file !== undefined && !isInsideFolder(file))
+      add(
+        ["policies", i, "files", variant],
+        "must be a path relative to the dataset's folder, inside it (no absolute path, no '..' out of it)",
+      );
+  }
+  if (p.effective_to_date !== null && p.effective_to_date <= p.effective_from_date)
+    add(
+      ["policies", i, "effective_to_date"],
+      "must be after effective_from_date (it is exclusive)",
+    );
+  p.applicability.forEach((a, j) => {
+    if (a.to !== null && a.to <= a.from)
+      add(["policies", i, "applicability", j, "to"], "must be after 'from' (it is exclusive)");
+  });
 }

@@ -58,48 +58,62 @@ const isFiles = (f: unknown): boolean =>
     (f.display === undefined || isString(f.display)) &&
     (f.text === undefined || isString(f.text)));
 
+/** Per-item versions of the check, for a reader that gets the records one at a time. */
+export interface ItemCheckers {
+  payers(p: unknown): boolean;
+  lobs(l: unknown): boolean;
+  codes(c: unknown): boolean;
+  policies(p: unknown): boolean;
+  /** `as_of`: absent, null or a real date. */
+  asOf(v: unknown): boolean;
+}
+
+/** Makes the item checks (sharing one remembered set of real dates). */
+export function makeItemCheckers(): ItemCheckers {
+  const isDate = dateChecker();
+  const isLink = (a: unknown): boolean =>
+    isObject(a) && isId(a.lob_id) && isDate(a.from) && (a.to === null || isDate(a.to));
+  return {
+    payers: (p) => isObject(p) && isId(p.payer_id) && isString(p.display_name),
+    lobs: (l) =>
+      isObject(l) &&
+      isId(l.lob_id) &&
+      isId(l.payer_id) &&
+      LOB_CATEGORIES.has(l.lob) &&
+      (l.state === null || STATES.has(l.state)),
+    codes: (c) =>
+      isObject(c) && CODE_SYSTEMS.has(c.code_system) && isId(c.code) && isString(c.description),
+    policies: (p) =>
+      isObject(p) &&
+      isId(p.policy_id) &&
+      isString(p.policy_number) &&
+      isString(p.title) &&
+      isDate(p.effective_from_date) &&
+      (p.effective_to_date === null || isDate(p.effective_to_date)) &&
+      isString(p.file_url) &&
+      FILE_TYPES.has(p.file_type) &&
+      isString(p.listing_url) &&
+      isStringOrNull(p.summary) &&
+      isOptionalStringOrNull(p.criteria_text) &&
+      isFiles(p.files) &&
+      everyItem(p.applicability, isLink) &&
+      everyItem(p.codes, isCodeLink),
+    asOf: (v) => v === undefined || v === null || isDate(v),
+  };
+}
+
 /**
  * True when `raw` certainly passes the dataset's zod schema (false means "ask zod": it may
  * still pass). Nothing is copied or changed: defaults are left to the indexer.
  */
 export function isWellFormedDataset(raw: unknown): raw is DatasetInput {
   if (!isObject(raw) || raw.format !== "coverage-dataset" || raw.version !== 1) return false;
-  const isDate = dateChecker();
-  if (raw.as_of !== undefined && raw.as_of !== null && !isDate(raw.as_of)) return false;
-  const isLink = (a: unknown): boolean =>
-    isObject(a) && isId(a.lob_id) && isDate(a.from) && (a.to === null || isDate(a.to));
-  const isPolicy = (p: unknown): boolean =>
-    isObject(p) &&
-    isId(p.policy_id) &&
-    isString(p.policy_number) &&
-    isString(p.title) &&
-    isDate(p.effective_from_date) &&
-    (p.effective_to_date === null || isDate(p.effective_to_date)) &&
-    isString(p.file_url) &&
-    FILE_TYPES.has(p.file_type) &&
-    isString(p.listing_url) &&
-    isStringOrNull(p.summary) &&
-    isOptionalStringOrNull(p.criteria_text) &&
-    isFiles(p.files) &&
-    everyItem(p.applicability, isLink) &&
-    everyItem(p.codes, isCodeLink);
+  const check = makeItemCheckers();
   return (
-    everyItem(raw.payers, (p) => isObject(p) && isId(p.payer_id) && isString(p.display_name)) &&
-    everyItem(
-      raw.lobs,
-      (l) =>
-        isObject(l) &&
-        isId(l.lob_id) &&
-        isId(l.payer_id) &&
-        LOB_CATEGORIES.has(l.lob) &&
-        (l.state === null || STATES.has(l.state)),
-    ) &&
-    (raw.codes === undefined ||
-      everyItem(
-        raw.codes,
-        (c) =>
-          isObject(c) && CODE_SYSTEMS.has(c.code_system) && isId(c.code) && isString(c.description),
-      )) &&
-    everyItem(raw.policies, isPolicy)
+    check.asOf(raw.as_of) &&
+    everyItem(raw.payers, check.payers) &&
+    everyItem(raw.lobs, check.lobs) &&
+    (raw.codes === undefined || everyItem(raw.codes, check.codes)) &&
+    everyItem(raw.policies, check.policies)
   );
 }

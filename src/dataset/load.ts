@@ -31,7 +31,8 @@ export function bundledDatasetPath(): string {
   return path.join(root, "fixtures", "dataset.json");
 }
 
-function badDataset(file: string, lines: string[]): UsageError {
+/** The error of a dataset that breaks the format: the file, then its first problems by path. */
+export function badDataset(file: string, lines: string[]): UsageError {
   return new UsageError(
     `bad dataset ${file}`,
     "Fix the file (format: coverage-dataset version 1) or drop --data / COVERAGE_DATA to use the bundled sample.",
@@ -78,6 +79,19 @@ const ITEMS = {
   policies: DatasetPolicy,
 };
 
+/** zod's problems with one item of a top-level list, as `path: message` lines. */
+export function describeItemProblems(
+  key: keyof typeof ITEMS,
+  index: number,
+  item: unknown,
+): string[] {
+  const result = safeParseBounded(ITEMS[key], item);
+  if (result.success) return [];
+  return result.error.issues.map(
+    (issue) => `${jsonPath([key, index, ...issue.path])}: ${messageOf(issue)}`,
+  );
+}
+
 /** Too many problems for one pass: the first ones, item by item, so the path is still named. */
 function itemIssues(raw: unknown): Array<{ path: PropertyKey[]; message: string }> {
   for (const [key, schema] of Object.entries(ITEMS)) {
@@ -97,6 +111,15 @@ export function hasStoredFile(dataset: LoadedDataset, file: string): boolean {
   return statSync(path.resolve(dataset.dir, file), { throwIfNoEntry: false })?.isFile() === true;
 }
 
+/** A JSON file over V8's longest string (~512 MB) cannot be parsed whole: a snapshot can hold it. */
+function tooLarge(file: string, abs: string): UsageError {
+  const mb = Math.round((statSync(abs, { throwIfNoEntry: false })?.size ?? 0) / 1e6);
+  return new UsageError(
+    `dataset ${file} is too large to load as one JSON text (${mb} MB; Node.js strings stop at about 512 MB)`,
+    `Compile it into a snapshot, which is read without loading it: coverage data build ${file} -o dataset.db, then --data dataset.db (Node.js 22.13+).`,
+  );
+}
+
 /** Reads, checks and indexes a dataset file. */
 export async function loadDataset(file: string): Promise<LoadedDataset> {
   const abs = path.resolve(file);
@@ -107,6 +130,7 @@ export async function loadDataset(file: string): Promise<LoadedDataset> {
     text = readFileSync(abs, "utf8");
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ERR_STRING_TOO_LONG") throw tooLarge(file, abs);
     throw new UsageError(
       `cannot read dataset ${file}${code ? ` (${code})` : ""}`,
       "Check the path given to --data or COVERAGE_DATA.",

@@ -9,9 +9,16 @@ import { slicePage } from "./paginate.js";
  */
 export function listPayers(db: Db, query: PayersQuery): Envelope<Payer> {
   const linked = new Set<string>();
-  for (const v of db.policies)
-    for (const { lob } of v.links)
-      if (!query.lobs || query.lobs.includes(lob.lob)) linked.add(lob.payer_id);
+  if (db.index) {
+    for (const id of db.index.listLinkedLobIds()) {
+      const lob = db.lobById.get(id);
+      if (lob && (!query.lobs || query.lobs.includes(lob.lob))) linked.add(lob.payer_id);
+    }
+  } else {
+    for (const v of db.policies)
+      for (const { lob } of v.links)
+        if (!query.lobs || query.lobs.includes(lob.lob)) linked.add(lob.payer_id);
+  }
   const payers = [...db.payers.values()]
     .filter((p) => linked.has(p.payer_id))
     .sort(

@@ -1,5 +1,5 @@
 import type { CodeReference, CodeRefFilter, CodeSystem } from "../contract/index.js";
-import type { PolicyRecord } from "./db.js";
+import type { Lookup, PolicyRecord } from "./db.js";
 
 /** Rule Filter 5: trimmed, upper case, and for ICD-10-CM without dots. */
 export function normaliseCode(system: CodeSystem, code: string): string {
@@ -37,7 +37,10 @@ export function matchesCodeRefs(version: PolicyRecord, filter: CodeRefFilter): b
 }
 
 /** Indexes (into `Db.policies`) that can match the refs, from the code index; a superset. */
-export function findCodeCandidates(byCode: Map<string, number[]>, filter: CodeRefFilter): number[] {
+export function findCodeCandidates(
+  byCode: Lookup<string, readonly number[]>,
+  filter: CodeRefFilter,
+): number[] {
   const perRef = filter.refs.map((ref) => {
     const set = new Set<number>();
     for (const key of listRefKeys(ref)) for (const i of byCode.get(key) ?? []) set.add(i);

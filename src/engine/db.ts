@@ -1,7 +1,14 @@
-import type { CodeSystem, FileType, LobCategory, Relationship } from "../contract/index.js";
+import type {
+  CodeSystem,
+  FileType,
+  LobCategory,
+  PolicyFilter,
+  Relationship,
+} from "../contract/index.js";
 import type { DatasetInput } from "../dataset/schema.js";
 import { compareCodePoints } from "./compare.js";
 import { makeCodeKey } from "./codes.js";
+import type { TextIndex } from "./text-index.js";
 
 export interface LobRecord {
   lob_id: string;
@@ -44,18 +51,48 @@ export interface PolicyRecord {
   series: string;
 }
 
-/** The dataset, indexed once per load for the engine's queries. */
+/** Read access by key: a Map in memory, or an index of a snapshot on disk. */
+export interface Lookup<K, V> {
+  get(key: K): V | undefined;
+  has(key: K): boolean;
+  readonly size: number;
+}
+
+/**
+ * What a store on disk answers from its own indexes where the in-memory store walks its
+ * versions. Candidates are a superset: the engine still applies every rule to each record.
+ */
+export interface StoreIndex {
+  /** Positions (ascending) of the versions that can pass the filter's retired, window and scope fields. */
+  findCandidates(filter: PolicyFilter, today: string): readonly number[];
+  /** Ids of the LOBs linked to at least one version, ever. */
+  listLinkedLobIds(): ReadonlySet<string>;
+  /** Positions (ascending) of the versions whose effective_from_date is in `[from, to]`. */
+  findStartingBetween(from: string, to: string): readonly number[];
+  /** The text index's postings of these terms only (the same scores as the whole index). */
+  loadTextIndex(terms: readonly string[]): TextIndex;
+}
+
+/**
+ * The dataset as the engine reads it: one interface, two stores (the JSON dataset indexed in
+ * memory, or a snapshot read from disk record by record). The rules never ask which.
+ */
 export interface Db {
   asOf: string | null;
   payers: Map<string, { payer_id: string; display_name: string }>;
   lobs: LobRecord[];
   lobById: Map<string, LobRecord>;
-  /** Versions in `policy_id` code-point order; indexes below point into this array. */
+  /**
+   * Versions in `policy_id` code-point order; indexes below point into this list. A snapshot's
+   * list makes each record when it is read: ask `index` rather than walking it.
+   */
   policies: PolicyRecord[];
-  byId: Map<string, PolicyRecord>;
-  byCode: Map<string, number[]>;
-  bySeries: Map<string, PolicyRecord[]>;
-  catalogue: Map<string, string>;
+  byId: Lookup<string, PolicyRecord>;
+  byCode: Lookup<string, readonly number[]>;
+  bySeries: Lookup<string, readonly PolicyRecord[]>;
+  catalogue: Lookup<string, string>;
+  /** A snapshot's indexes; absent for the in-memory store, whose walks are cheap. */
+  index?: StoreIndex;
 }
 
 /** One distinct code of the dataset: its key and the versions that link it (the index's list). */

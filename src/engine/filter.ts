@@ -80,7 +80,7 @@ function sortVersions(db: Db, positions: readonly number[], request: FilterReque
     tokenize(request.policies?.q ?? "").length > 0 &&
     (hasTextIndex(db) || positions.length >= db.policies.length * INDEX_SHARE)
   ) {
-    const scored = scoreIndexed(getTextIndex(db), positions, terms);
+    const scored = scoreIndexed(getTextIndex(db, terms), positions, terms);
     return rankScored(db.policies, positions, scored);
   }
   const versions = positions.map(at);
@@ -101,9 +101,11 @@ function findMatching(
   // Only `q` (or nothing) given: every version passes, without asking each one.
   if (!filter || (filter.retired == null && !filter.effective_date && !hasScopeFilter(filter))) {
     let all = allPositions.get(db);
-    if (!all) allPositions.set(db, (all = Array.from(db.policies, (_, i) => i)));
+    if (!all) allPositions.set(db, (all = Array.from({ length: db.policies.length }, (_, i) => i)));
     return all;
   }
+  // A store on disk narrows by its indexes first; the rules then decide on just those records.
+  if (db.index) return db.index.findCandidates(filter, today).filter(matches);
   const out: number[] = [];
   for (let i = 0; i < db.policies.length; i++) if (matches(i)) out.push(i);
   return out;

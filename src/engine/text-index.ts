@@ -103,8 +103,12 @@ export function buildTextIndex(versions: readonly PolicyRecord[]): TextIndex {
 // Built on the first query that needs it, not at load: a one-shot run without `q` pays nothing.
 const indexes = new WeakMap<Db, TextIndex>();
 
-/** The text index of `db.policies`, built on first use and kept for the db's lifetime. */
-export function getTextIndex(db: Db): TextIndex {
+/**
+ * The text index of `db.policies`, built on first use and kept for the db's lifetime; from a
+ * store on disk, the stored postings of `terms`.
+ */
+export function getTextIndex(db: Db, terms: readonly string[] = []): TextIndex {
+  if (db.index) return db.index.loadTextIndex(terms);
   let index = indexes.get(db);
   if (!index) {
     index = buildTextIndex(db.policies);
@@ -115,5 +119,5 @@ export function getTextIndex(db: Db): TextIndex {
 
 /** Whether the db's text index has been built already (so using it costs nothing more). */
 export function hasTextIndex(db: Db): boolean {
-  return indexes.has(db);
+  return db.index !== undefined || indexes.has(db);
 }

@@ -22,7 +22,10 @@ export function classifyChange(db: Db, version: PolicyRecord): "new" | "updated"
 export function listUpdates(db: Db, query: UpdatesQuery, today: string): Envelope<PolicyUpdate> {
   const since = addDays(today, -(query.days ?? DEFAULT_UPDATE_DAYS));
   const items: PolicyUpdate[] = [];
-  for (const v of db.policies) {
+  const versions = db.index
+    ? db.index.findStartingBetween(since, today).map((i) => db.policies[i] as PolicyRecord)
+    : db.policies;
+  for (const v of versions) {
     if (v.effective_from_date < since || v.effective_from_date > today) continue;
     const change_type = classifyChange(db, v);
     const payerIds = [...new Set(v.links.map((l) => l.lob.payer_id))];

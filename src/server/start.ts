@@ -1,4 +1,5 @@
-import { loadDataset, bundledDatasetPath } from "../dataset/load.js";
+import { bundledDatasetPath } from "../dataset/load.js";
+import { openDataset } from "../dataset/open.js";
 import { resolveToday } from "../engine/time.js";
 import { isLoopbackHost } from "../backend/loopback.js";
 import { createServeHandler } from "./app.js";
@@ -18,9 +19,10 @@ export interface StartOptions {
   warn: (line: string) => void;
 }
 
-/** Loads the dataset and serves it as the API; resolves once listening. */
+/** Loads (or, a snapshot, opens) the dataset and serves it as the API; resolves once listening. */
 export async function startCoverageServer(options: StartOptions): Promise<RunningServer> {
-  const dataset = await loadDataset(options.data ?? bundledDatasetPath());
+  // A snapshot is opened, not loaded: ready at once whatever its size.
+  const dataset = await openDataset(options.data ?? bundledDatasetPath());
   const wildcard = options.host === "0.0.0.0" || options.host === "::";
   let url = "";
   const handler = createServeHandler({

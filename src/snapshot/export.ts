@@ -1,0 +1,140 @@
+import { createWriteStream, existsSync, renameSync, rmSync } from "node:fs";
+import { once } from "node:events";
+import path from "node:path";
+import type { SQLOutputValue } from "node:sqlite";
+import { UsageError } from "../errors.js";
+import { GIVEN } from "./schema.js";
+import { openSnapshotDatabase } from "./store.js";
+
+type Row = Record<string, SQLOutputValue>;
+
+export interface ExportOptions {
+  force?: boolean;
+  /** Called now and then with the number of versions written. */
+  onProgress?: (versions: number, total: number) => void;
+}
+
+// JSON.stringify(dataset, null, 2) written item by item: a dataset written that way (the
+// bundled one is) comes back byte for byte, and memory stays at one version.
+function indent(json: string, by: string): string {
+  return json.replaceAll("\n", "\n" + by);
+}
+
+function policyOf(v: Row, links: Row[], codes: Row[]): Record<string, unknown> {
+  const given = Number(v.given);
+  const out: Record<string, unknown> = {
+    policy_id: v.policy_id,
+    policy_number: v.policy_number,
+    title: v.title,
+    effective_from_date: v.effective_from_date,
+    effective_to_date: v.effective_to_date,
+    file_url: v.file_url,
+    file_type: v.file_type,
+    listing_url: v.listing_url,
+    summary: v.summary,
+  };
+  if (given & GIVEN.criteria) out.criteria_text = v.criteria_text;
+  if (given & GIVEN.files) {
+    const files: Record<string, unknown> = {};
+    if (v.file_display !== null) files.display = v.file_display;
+    if (v.file_text !== null) files.text = v.file_text;
+    out.files = files;
+  }
+  out.applicability = links.map((a) => ({ lob_id: a.lob_id, from: a.from, to: a.to }));
+  out.codes = codes.map((c) => {
+    const link: Record<string, unknown> = {
+      code_system: c.code_system,
+      code: c.code,
+      relationship: c.relationship,
+    };
+    if (Number(c.category_given)) link.category = c.category;
+    return link;
+  });
+  return out;
+}
+
+/** Writes a snapshot back as a JSON dataset (temporary name, renamed when complete). */
+export async function exportSnapshot(
+  snapshot: string,
+  output: string,
+  options: ExportOptions = {},
+): Promise<{ versions: number }> {
+  if (!options.force && existsSync(output))
+    throw new UsageError(`${output} exists`, "Pass --force to replace it.");
+  const { db, meta } = await openSnapshotDatabase(snapshot);
+  const target = path.resolve(output);
+  const temp = path.join(
+    path.dirname(target),
+    `.${path.basename(target)}.${process.pid}.${Date.now().toString(36)}.tmp`,
+  );
+  let out: ReturnType<typeof createWriteStream>;
+  try {
+    out = createWriteStream(temp, { flags: "wx" });
+    await once(out, "open");
+  } catch (err) {
+    db.close();
+    throw new UsageError(
+      `cannot write ${output} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+      "Check that the output folder exists and is writable.",
+    );
+  }
+  const total = Number(meta.get("versions") ?? 0);
+  let written = 0;
+  const write = async (text: string) => {
+    if (!out.write(text)) await once(out, "drain");
+  };
+  const list = async (key: string, rows: Iterable<Record<string, unknown>>, last = false) => {
+    await write(`  ${JSON.stringify(key)}: [`);
+    let first = true;
+    for (const row of rows) {
+      await write(`${first ? "" : ","}\n    ${indent(JSON.stringify(row, null, 2), "    ")}`);
+      first = false;
+    }
+    await write(first ? `]${last ? "" : ","}\n` : `\n  ]${last ? "" : ","}\n`);
+  };
+  try {
+    await write(`{\n  "format": "coverage-dataset",\n  "version": 1,\n`);
+    if (Number(meta.get("as_of_given") ?? 1))
+      await write(`  "as_of": ${JSON.stringify(meta.get("as_of") ?? null)},\n`);
+    await list(
+      "payers",
+      db.prepare("SELECT payer_id, display_name FROM payer ORDER BY seq").iterate(),
+    );
+    await list(
+      "lobs",
+      db.prepare("SELECT lob_id, payer_id, lob, state FROM lob ORDER BY seq").iterate(),
+    );
+    if (Number(meta.get("codes_given") ?? 1))
+      await list(
+        "codes",
+        db.prepare("SELECT code_system, code, description FROM code ORDER BY seq").iterate(),
+      );
+    const links = db.prepare(
+      'SELECT lob_id, "from", "to" FROM applicability WHERE version = ? ORDER BY seq',
+    );
+    const codes = db.prepare(
+      "SELECT code_system, code, relationship, category, category_given FROM code_link WHERE version = ? ORDER BY seq",
+    );
+    const versions = db.prepare("SELECT * FROM version ORDER BY seq").iterate();
+    const policies = function* () {
+      for (const v of versions) {
+        yield policyOf(v, links.all(v.seq as number), codes.all(v.seq as number));
+        if (++written % 1000 === 0) options.onProgress?.(written, total);
+      }
+    };
+    await list("policies", policies(), true);
+    await write("}\n");
+    out.end();
+    await once(out, "finish");
+    if (!options.force && existsSync(target))
+      throw new UsageError(`${output} exists`, "Pass --force to replace it.");
+    renameSync(temp, target);
+    return { versions: written };
+  } catch (err) {
+    out.destroy();
+    rmSync(temp, { force: true });
+    throw err;
+  } finally {
+    db.close();
+  }
+}

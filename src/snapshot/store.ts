@@ -1,0 +1,370 @@
+import path from "node:path";
+import type { DatabaseSync, SQLOutputValue, StatementSync } from "node:sqlite";
+import type { FileType, PolicyFilter } from "../contract/index.js";
+import { UsageError } from "../errors.js";
+import { compareCodePoints } from "../engine/compare.js";
+import type {
+  CodeLinkRecord,
+  Db,
+  LinkRecord,
+  LobRecord,
+  Lookup,
+  PolicyRecord,
+  StoreIndex,
+} from "../engine/db.js";
+import { hasScopeFilter, matchesScope } from "../engine/links.js";
+import type { TextIndex } from "../engine/text-index.js";
+import type { LoadedDataset } from "../dataset/load.js";
+import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from "./schema.js";
+import { loadSqlite } from "./sqlite.js";
+
+type Row = Record<string, SQLOutputValue>;
+
+/** What a snapshot's `meta` table says about it. */
+export type SnapshotMeta = Map<string, SQLOutputValue>;
+
+/** Opens a snapshot read-only and checks that this release can read it (exit 2 otherwise). */
+export async function openSnapshotDatabase(
+  file: string,
+): Promise<{ db: DatabaseSync; meta: SnapshotMeta }> {
+  const { DatabaseSync } = await loadSqlite();
+  let db: DatabaseSync;
+  let meta: SnapshotMeta;
+  try {
+    db = new DatabaseSync(file, { readOnly: true });
+    meta = new Map(
+      db
+        .prepare("SELECT key, value FROM meta")
+        .all()
+        .map((r) => [r.key as string, r.value ?? null]),
+    );
+  } catch (err) {
+    throw new UsageError(
+      `cannot read snapshot ${file} (${(err as Error).message})`,
+      "Rebuild it with `coverage data build DATASET.json -o SNAPSHOT.db`.",
+    );
+  }
+  if (meta.get("format") !== SNAPSHOT_FORMAT) {
+    db.close();
+    throw new UsageError(
+      `${file} is an SQLite database but not a coverage snapshot`,
+      "Give --data a JSON dataset or a snapshot made by `coverage data build`.",
+    );
+  }
+  const version = Number(meta.get("format_version"));
+  if (!(version <= SNAPSHOT_VERSION)) {
+    db.close();
+    throw new UsageError(
+      `snapshot ${file} has format version ${String(meta.get("format_version"))}, newer than this release reads (${SNAPSHOT_VERSION})`,
+      "Upgrade coverage, or rebuild the snapshot with this release's `coverage data build`.",
+    );
+  }
+  return { db, meta };
+}
+
+/** A snapshot as the engine's store: nothing but payers and LOBs is read until asked for. */
+export async function openSnapshot(file: string): Promise<LoadedDataset> {
+  const abs = path.resolve(file);
+  const { db, meta } = await openSnapshotDatabase(file);
+  return { db: new SnapshotStore(db, meta).toDb(), file: abs, dir: path.dirname(abs) };
+}
+
+// Records made lately, so a request that reads one version several times makes it once;
+// bounded, so a long-running server stays small.
+const CACHE_SIZE = 4096;
+
+function int32s(value: SQLOutputValue | undefined, n: number): Int32Array {
+  if (!(value instanceof Uint8Array) || value.byteLength !== n * 4) return new Int32Array(n);
+  // Copied: the blob's buffer need not be aligned for an Int32Array view.
+  return new Int32Array(new Uint8Array(value).buffer);
+}
+
+function positionsOf(rows: Row[]): number[] {
+  return rows.map((r) => Number(r.pos)).sort((a, b) => a - b);
+}
+
+function intersect(a: readonly number[], b: readonly number[]): number[] {
+  const out: number[] = [];
+  for (let i = 0, j = 0; i < a.length && j < b.length;) {
+    const x = a[i] as number;
+    const y = b[j] as number;
+    if (x === y) {
+      out.push(x);
+      i++;
+      j++;
+    } else if (x < y) i++;
+    else j++;
+  }
+  return out;
+}
+
+class SnapshotStore implements StoreIndex {
+  readonly count: number;
+  readonly lobs: LobRecord[];
+  readonly lobById: Map<string, LobRecord>;
+  readonly payers: Map<string, { payer_id: string; display_name: string }>;
+  readonly #cache = new Map<number, PolicyRecord>();
+  readonly #sql: Record<string, StatementSync> = {};
+  #lengths: { title: Int32Array; summary: Int32Array; sums: Float64Array } | undefined;
+  #linkedLobs: ReadonlySet<string> | undefined;
+
+  constructor(
+    private readonly db: DatabaseSync,
+    private readonly meta: SnapshotMeta,
+  ) {
+    this.count = Number(meta.get("versions") ?? 0);
+    this.payers = new Map(
+      db
+        .prepare("SELECT payer_id, display_name FROM payer ORDER BY seq")
+        .all()
+        .map((r) => [
+          r.payer_id as string,
+          { payer_id: r.payer_id as string, display_name: r.display_name as string },
+        ]),
+    );
+    this.lobs = db
+      .prepare("SELECT lob_id, payer_id, lob, state FROM lob ORDER BY seq")
+      .all()
+      .map((r) => ({
+        lob_id: r.lob_id as string,
+        payer_id: r.payer_id as string,
+        payer_name: this.payers.get(r.payer_id as string)?.display_name ?? (r.payer_id as string),
+        lob: r.lob as LobRecord["lob"],
+        state: (r.state as string | null) ?? null,
+      }))
+      .sort((a, b) => compareCodePoints(a.lob_id, b.lob_id));
+    this.lobById = new Map(this.lobs.map((l) => [l.lob_id, l]));
+  }
+
+  #stmt(sql: string): StatementSync {
+    let s = this.#sql[sql];
+    if (!s) this.#sql[sql] = s = this.db.prepare(sql);
+    return s;
+  }
+
+  /** The version at a position in policy-id order, made from its row on first read. */
+  versionAt(pos: number): PolicyRecord | undefined {
+    const cached = this.#cache.get(pos);
+    if (cached) return cached;
+    if (!(pos >= 0 && pos < this.count)) return undefined;
+    const row = this.#stmt("SELECT * FROM version WHERE pos = ?").get(pos);
+    if (!row) return undefined;
+    const record = this.#makeRecord(row);
+    if (this.#cache.size >= CACHE_SIZE) this.#cache.clear();
+    this.#cache.set(pos, record);
+    return record;
+  }
+
+  #makeRecord(row: Row): PolicyRecord {
+    const seq = Number(row.seq);
+    const files: PolicyRecord["files"] = {};
+    if (row.file_display !== null) files.display = row.file_display as string;
+    if (row.file_text !== null) files.text = row.file_text as string;
+    let links: LinkRecord[] | undefined;
+    let codes: CodeLinkRecord[] | undefined;
+    const readLinks = () => this.#readLinks(seq);
+    const readCodes = () => this.#readCodes(seq);
+    return {
+      policy_id: row.policy_id as string,
+      policy_number: row.policy_number as string,
+      title: row.title as string,
+      effective_from_date: row.effective_from_date as string,
+      effective_to_date: (row.effective_to_date as string | null) ?? null,
+      file_url: row.file_url as string,
+      file_type: row.file_type as FileType,
+      listing_url: row.listing_url as string,
+      summary: (row.summary as string | null) ?? null,
+      criteria_text: (row.criteria_text as string | null) ?? null,
+      files,
+      series: row.series as string,
+      // Links and code links are read when a rule first asks for them.
+      get links(): LinkRecord[] {
+        return (links ??= readLinks());
+      },
+      get codes(): CodeLinkRecord[] {
+        return (codes ??= readCodes());
+      },
+    };
+  }
+
+  #readLinks(seq: number): LinkRecord[] {
+    const out: LinkRecord[] = [];
+    for (const r of this.#stmt(
+      'SELECT lob_id, "from", "to" FROM applicability WHERE version = ? ORDER BY seq',
+    ).all(seq)) {
+      const lob = this.lobById.get(r.lob_id as string);
+      if (lob) out.push({ lob, from: r.from as string, to: (r.to as string | null) ?? null });
+    }
+    return out;
+  }
+
+  #readCodes(seq: number): CodeLinkRecord[] {
+    return this.#stmt(
+      "SELECT code_system, code, key, relationship, category FROM code_link WHERE version = ? ORDER BY seq",
+    )
+      .all(seq)
+      .map((r) => ({
+        code_system: r.code_system as CodeLinkRecord["code_system"],
+        code: r.code as string,
+        key: r.key as string,
+        relationship: r.relationship as CodeLinkRecord["relationship"],
+        category: (r.category as string | null) ?? null,
+      }));
+  }
+
+  findCandidates(filter: PolicyFilter, today: string): readonly number[] {
+    void today;
+    let result: number[] | null = null;
+    const window = filter.effective_date;
+    if (filter.retired != null || window) {
+      const where: string[] = [];
+      const params: string[] = [];
+      if (filter.retired === true) where.push("effective_to_date IS NOT NULL");
+      if (filter.retired === false) where.push("effective_to_date IS NULL");
+      if (window?.start != null) {
+        where.push("(effective_to_date IS NULL OR effective_to_date > ?)");
+        params.push(window.start);
+      }
+      if (window?.end != null) {
+        where.push("effective_from_date <= ?");
+        params.push(window.end);
+      }
+      const sql = `SELECT pos FROM version${where.length ? ` WHERE ${where.join(" AND ")}` : ""}`;
+      result = positionsOf(this.#stmt(sql).all(...params));
+    }
+    if (hasScopeFilter(filter)) {
+      // The LOBs that one link could satisfy the scope fields with (rule Filter 4 decides, per
+      // LOB); the versions linked to any of them, in any period, are the candidates.
+      const set = new Set<number>();
+      const byLob = this.#stmt(
+        "SELECT v.pos FROM applicability a JOIN version v ON v.seq = a.version WHERE a.lob_id = ?",
+      );
+      for (const lob of this.lobs) {
+        if (!matchesScope([{ lob, from: "", to: null }], filter)) continue;
+        for (const r of byLob.all(lob.lob_id)) set.add(Number(r.pos));
+      }
+      const scoped = [...set].sort((a, b) => a - b);
+      result = result ? intersect(result, scoped) : scoped;
+    }
+    return result ?? Array.from({ length: this.count }, (_, i) => i);
+  }
+
+  listLinkedLobIds(): ReadonlySet<string> {
+    return (this.#linkedLobs ??= new Set(
+      this.#stmt("SELECT DISTINCT lob_id FROM applicability")
+        .all()
+        .map((r) => r.lob_id as string),
+    ));
+  }
+
+  findStartingBetween(from: string, to: string): readonly number[] {
+    return positionsOf(
+      this.#stmt("SELECT pos FROM version WHERE effective_from_date BETWEEN ? AND ?").all(from, to),
+    );
+  }
+
+  loadTextIndex(terms: readonly string[]): TextIndex {
+    const n = this.count;
+    this.#lengths ??= {
+      title: int32s(this.meta.get("title_terms"), n),
+      summary: int32s(this.meta.get("summary_terms"), n),
+      sums: new Float64Array(n),
+    };
+    const ids = new Map<string, number>();
+    const lists: Row[][] = [];
+    const find = this.#stmt("SELECT id FROM term WHERE term = ?");
+    const read = this.#stmt(
+      "SELECT pos, title_count, summary_count FROM posting WHERE term = ? ORDER BY pos",
+    );
+    for (const t of new Set(terms)) {
+      const row = find.get(t);
+      if (!row) continue;
+      ids.set(t, lists.length);
+      lists.push(read.all(row.id as number));
+    }
+    const size = lists.reduce((s, l) => s + l.length, 0);
+    const start = new Int32Array(lists.length + 1);
+    const docs = new Int32Array(size);
+    const titleCounts = new Int32Array(size);
+    const summaryCounts = new Int32Array(size);
+    let at = 0;
+    lists.forEach((list, id) => {
+      start[id] = at;
+      for (const r of list) {
+        docs[at] = Number(r.pos);
+        titleCounts[at] = Number(r.title_count);
+        summaryCounts[at++] = Number(r.summary_count);
+      }
+    });
+    start[lists.length] = at;
+    return {
+      terms: ids,
+      start,
+      docs,
+      titleCounts,
+      summaryCounts,
+      titleLengths: this.#lengths.title,
+      summaryLengths: this.#lengths.summary,
+      titleTotal: Number(this.meta.get("title_total") ?? 0),
+      summaryTotal: Number(this.meta.get("summary_total") ?? 0),
+      sums: this.#lengths.sums,
+    };
+  }
+
+  #lookup<V>(get: (key: string) => V | undefined, size: number): Lookup<string, V> {
+    return { get, has: (key) => get(key) !== undefined, size };
+  }
+
+  /** The engine's view of the snapshot. */
+  toDb(): Db {
+    const at = (pos: number) => this.versionAt(pos);
+    const policies = new Proxy(new Array<PolicyRecord>(this.count), {
+      get(target, prop, receiver) {
+        if (typeof prop === "string") {
+          const i = Number(prop);
+          if (Number.isInteger(i) && i >= 0 && String(i) === prop) return at(i);
+        }
+        return Reflect.get(target, prop, receiver) as unknown;
+      },
+    });
+    const byPos = (rows: Row[]) => positionsOf(rows).map((p) => at(p) as PolicyRecord);
+    return {
+      asOf: (this.meta.get("as_of") as string | null) ?? null,
+      payers: this.payers,
+      lobs: this.lobs,
+      lobById: this.lobById,
+      policies,
+      byId: this.#lookup((id) => {
+        const row = this.#stmt("SELECT pos FROM version WHERE policy_id = ?").get(id);
+        return row ? at(Number(row.pos)) : undefined;
+      }, this.count),
+      byCode: this.#lookup(
+        (key) => {
+          const rows = this.#stmt(
+            "SELECT DISTINCT v.pos FROM code_link c JOIN version v ON v.seq = c.version WHERE c.key = ?",
+          ).all(key);
+          return rows.length ? positionsOf(rows) : undefined;
+        },
+        Number(this.meta.get("codes") ?? 0),
+      ),
+      bySeries: this.#lookup(
+        (series) => {
+          const rows = this.#stmt("SELECT pos FROM version WHERE series = ?").all(series);
+          return rows.length ? byPos(rows) : undefined;
+        },
+        Number(this.meta.get("policies") ?? 0),
+      ),
+      catalogue: this.#lookup(
+        (key) => {
+          // The last entry of a key wins, as in the in-memory catalogue.
+          const row = this.#stmt(
+            "SELECT description FROM code WHERE key = ? ORDER BY seq DESC LIMIT 1",
+          ).get(key);
+          return row ? (row.description as string) : undefined;
+        },
+        Number(this.meta.get("catalogue_keys") ?? 0),
+      ),
+      index: this,
+    };
+  }
+}

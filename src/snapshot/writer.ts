@@ -1,0 +1,334 @@
+import { existsSync, renameSync, rmSync } from "node:fs";
+import path from "node:path";
+import type { DatabaseSync, StatementSync } from "node:sqlite";
+import { UsageError } from "../errors.js";
+import { makeCodeKey } from "../engine/codes.js";
+import { buildTextIndex } from "../engine/text-index.js";
+import type { PolicyRecord } from "../engine/db.js";
+import { checkPolicyFields, jsonPath } from "../dataset/check.js";
+import type { DatasetCode, DatasetLob, DatasetPayer, DatasetPolicy } from "../dataset/schema.js";
+import type { DatasetMeta, DatasetSink, DatasetSummary } from "../dataset/sink.js";
+import { VERSION } from "../cli/version.js";
+import {
+  GIVEN,
+  SNAPSHOT_FORMAT,
+  SNAPSHOT_INDEXES,
+  SNAPSHOT_TABLES,
+  SNAPSHOT_VERSION,
+} from "./schema.js";
+import { loadSqlite } from "./sqlite.js";
+
+export interface SnapshotWriterOptions {
+  /** Replace an existing file (else refused, exit 2). */
+  force?: boolean;
+  /** Called now and then while records come in and while indexing (for a TTY progress line). */
+  onProgress?: (stage: string, summary: DatasetSummary) => void;
+}
+
+/** What a JSON producer can add to DatasetMeta, so that `data export` writes the file back exactly. */
+export interface SnapshotMeta extends DatasetMeta {
+  /** Whether `as_of` was written at all (absent and null export differently); default yes. */
+  asOfGiven?: boolean;
+  /** Whether the optional top-level `codes` list was written; default yes. */
+  codesGiven?: boolean;
+}
+
+/** A DatasetSink that writes a snapshot file. */
+export interface SnapshotSink extends DatasetSink {
+  finish(meta: SnapshotMeta): Promise<DatasetSummary>;
+}
+
+const MAX_PROBLEMS = 5;
+
+/** Refuses to replace a file without --force (checked at open and again before the rename). */
+function refuseExisting(file: string, force: boolean | undefined): void {
+  if (!force && existsSync(file))
+    throw new UsageError(`${file} exists`, "Pass --force to replace it.");
+}
+
+/**
+ * A DatasetSink writing a snapshot: records go straight into a temporary database beside the
+ * target (constant memory but for the ids that references are checked against); `finish`
+ * checks references, orders versions by id, builds the indexes and renames it into place.
+ */
+export async function openSnapshotWriter(
+  file: string,
+  options: SnapshotWriterOptions = {},
+): Promise<SnapshotSink> {
+  refuseExisting(file, options.force);
+  const { DatabaseSync } = await loadSqlite();
+  const target = path.resolve(file);
+  const temp = path.join(
+    path.dirname(target),
+    `.${path.basename(target)}.${process.pid}.${Date.now().toString(36)}.tmp`,
+  );
+  let db: DatabaseSync;
+  try {
+    db = new DatabaseSync(temp);
+  } catch (err) {
+    throw new UsageError(
+      `cannot write ${file} (${(err as Error).message})`,
+      "Check that the output folder exists and is writable.",
+    );
+  }
+  return new SnapshotWriter(db, temp, target, file, options);
+}
+
+class SnapshotWriter implements SnapshotSink {
+  readonly #counts: DatasetSummary = {
+    payers: 0,
+    lobs: 0,
+    codes: 0,
+    policies: 0,
+    applicabilityLinks: 0,
+    codeLinks: 0,
+  };
+  readonly #payerIds = new Set<string>();
+  readonly #lobIds = new Set<string>();
+  readonly #policyIds = new Set<string>();
+  /** References to check once everything is in: [path, what, id]. */
+  readonly #pendingPayers: Array<[PropertyKey[], string]> = [];
+  readonly #pendingLobs: Array<[PropertyKey[], string]> = [];
+  readonly #problems: string[] = [];
+  readonly #keys = new Map<string, string>();
+  readonly #insert: Record<
+    "payer" | "lob" | "code" | "version" | "applicability" | "codeLink",
+    StatementSync
+  >;
+  #done = false;
+  #lastProgress = 0;
+
+  constructor(
+    private readonly db: DatabaseSync,
+    private readonly temp: string,
+    private readonly target: string,
+    private readonly shown: string,
+    private readonly options: SnapshotWriterOptions,
+  ) {
+    // The file is a temporary one until renamed: a crash leaves nothing to recover, so no journal.
+    db.exec(
+      "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -32000; PRAGMA temp_store = FILE;",
+    );
+    db.exec(SNAPSHOT_TABLES);
+    db.exec("BEGIN");
+    this.#insert = {
+      payer: db.prepare("INSERT INTO payer VALUES (?, ?, ?)"),
+      lob: db.prepare("INSERT INTO lob VALUES (?, ?, ?, ?, ?)"),
+      code: db.prepare("INSERT INTO code VALUES (?, ?, ?, ?, ?)"),
+      version: db.prepare(
+        "INSERT INTO version VALUES (?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      ),
+      applicability: db.prepare("INSERT INTO applicability VALUES (?, ?, ?, ?, ?)"),
+      codeLink: db.prepare("INSERT INTO code_link VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
+    };
+  }
+
+  #problem(at: PropertyKey[], message: string): void {
+    if (this.#problems.length < MAX_PROBLEMS) this.#problems.push(`${jsonPath(at)}: ${message}`);
+  }
+
+  #progress(stage: string, force = false): void {
+    if (!this.options.onProgress) return;
+    const now = Date.now();
+    if (!force && now - this.#lastProgress < 200) return;
+    this.#lastProgress = now;
+    this.options.onProgress(stage, { ...this.#counts });
+  }
+
+  #key(system: string, code: string): string {
+    const raw = `${system}:${code}`;
+    let key = this.#keys.get(raw);
+    if (key === undefined) {
+      key = makeCodeKey(system as DatasetCode["code_system"], code);
+      this.#keys.set(raw, key);
+    }
+    return key;
+  }
+
+  addPayer(payer: DatasetPayer): void {
+    const i = this.#counts.payers++;
+    if (this.#payerIds.has(payer.payer_id))
+      this.#problem(["payers", i, "payer_id"], `duplicate payer_id '${payer.payer_id}'`);
+    this.#payerIds.add(payer.payer_id);
+    this.#insert.payer.run(i, payer.payer_id, payer.display_name);
+  }
+
+  addLob(lob: DatasetLob): void {
+    const i = this.#counts.lobs++;
+    if (this.#lobIds.has(lob.lob_id))
+      this.#problem(["lobs", i, "lob_id"], `duplicate lob_id '${lob.lob_id}'`);
+    this.#lobIds.add(lob.lob_id);
+    if (!this.#payerIds.has(lob.payer_id))
+      this.#pendingPayers.push([["lobs", i, "payer_id"], lob.payer_id]);
+    this.#insert.lob.run(i, lob.lob_id, lob.payer_id, lob.lob, lob.state);
+  }
+
+  addCode(code: DatasetCode): void {
+    const i = this.#counts.codes++;
+    this.#insert.code.run(
+      i,
+      code.code_system,
+      code.code,
+      code.description,
+      this.#key(code.code_system, code.code),
+    );
+  }
+
+  addPolicy(p: DatasetPolicy): void {
+    const i = this.#counts.policies++;
+    if (this.#policyIds.has(p.policy_id))
+      this.#problem(["policies", i, "policy_id"], `duplicate policy_id '${p.policy_id}'`);
+    this.#policyIds.add(p.policy_id);
+    checkPolicyFields(p, i, (at, message) => this.#problem(at, message));
+    // Producers may hand over input objects (defaults not applied): absent is kept apart from null.
+    const input = p as Partial<DatasetPolicy>;
+    const given =
+      (input.criteria_text !== undefined ? GIVEN.criteria : 0) |
+      (input.files !== undefined ? GIVEN.files : 0);
+    this.#insert.version.run(
+      i,
+      p.policy_id,
+      p.policy_id.slice(0, Math.max(0, p.policy_id.lastIndexOf("/"))),
+      p.policy_number,
+      p.title,
+      p.effective_from_date,
+      p.effective_to_date,
+      p.file_url,
+      p.file_type,
+      p.listing_url,
+      p.summary,
+      p.criteria_text ?? null,
+      p.files?.display ?? null,
+      p.files?.text ?? null,
+      given,
+    );
+    p.applicability.forEach((a, j) => {
+      if (!this.#lobIds.has(a.lob_id))
+        this.#pendingLobs.push([["policies", i, "applicability", j, "lob_id"], a.lob_id]);
+      this.#insert.applicability.run(i, j, a.lob_id, a.from, a.to);
+    });
+    this.#counts.applicabilityLinks += p.applicability.length;
+    p.codes.forEach((c, j) => {
+      const category = (c as { category?: string | null }).category;
+      this.#insert.codeLink.run(
+        i,
+        j,
+        c.code_system,
+        c.code,
+        this.#key(c.code_system, c.code),
+        c.relationship,
+        category ?? null,
+        category === undefined ? 0 : 1,
+      );
+    });
+    this.#counts.codeLinks += p.codes.length;
+    this.#progress("reading");
+  }
+
+  async finish(meta: SnapshotMeta): Promise<DatasetSummary> {
+    if (this.#done) throw new Error("snapshot writer already finished");
+    try {
+      for (const [at, id] of this.#pendingPayers)
+        if (!this.#payerIds.has(id)) this.#problem(at, `unknown payer '${id}'`);
+      for (const [at, id] of this.#pendingLobs)
+        if (!this.#lobIds.has(id)) this.#problem(at, `unknown LOB '${id}'`);
+      if (this.#problems.length)
+        throw new UsageError(
+          `bad dataset ${meta.source}`,
+          "Fix the data (format: coverage-dataset version 1); nothing was written.",
+          this.#problems,
+        );
+      this.#progress("indexing", true);
+      this.#index();
+      this.#writeMeta(meta);
+      this.db.exec("COMMIT");
+      this.db.exec("PRAGMA journal_mode = DELETE");
+      this.db.close();
+      this.#done = true;
+      refuseExisting(this.target, this.options.force);
+      renameSync(this.temp, this.target);
+      return { ...this.#counts };
+    } catch (err) {
+      await this.abort();
+      throw err;
+    }
+  }
+
+  #index(): void {
+    const { db } = this;
+    // Positions: each version's place in policy_id order (BINARY collation of UTF-8 text is
+    // code-point order, the engine's order of ids).
+    db.exec(
+      "UPDATE version SET pos = o.pos FROM (SELECT seq, row_number() OVER (ORDER BY policy_id) - 1 AS pos FROM version) AS o WHERE version.seq = o.seq",
+    );
+    db.exec(SNAPSHOT_INDEXES);
+    this.#progress("text index", true);
+    // The engine's own text index over every version, stored as postings: a `q` query reads
+    // only its terms' rows, and scores them with the engine's BM25 (rules.md, Ordering).
+    const docs: Array<Pick<PolicyRecord, "title" | "summary">> = [];
+    for (const row of db.prepare("SELECT title, summary FROM version ORDER BY pos").iterate())
+      docs.push({ title: row.title as string, summary: row.summary as string | null });
+    const index = buildTextIndex(docs as PolicyRecord[]);
+    const term = db.prepare("INSERT INTO term VALUES (?, ?)");
+    const posting = db.prepare("INSERT INTO posting VALUES (?, ?, ?, ?)");
+    for (const [t, id] of index.terms) {
+      term.run(id, t);
+      for (let p = index.start[id] as number; p < (index.start[id + 1] as number); p++)
+        posting.run(
+          id,
+          index.docs[p] as number,
+          index.titleCounts[p] as number,
+          index.summaryCounts[p] as number,
+        );
+    }
+    const meta = db.prepare("INSERT INTO meta VALUES (?, ?)");
+    meta.run("title_terms", bytesOf(index.titleLengths));
+    meta.run("summary_terms", bytesOf(index.summaryLengths));
+    meta.run("title_total", index.titleTotal);
+    meta.run("summary_total", index.summaryTotal);
+  }
+
+  #writeMeta(meta: SnapshotMeta): void {
+    const series = this.db.prepare("SELECT count(DISTINCT series) AS n FROM version").get();
+    const catalogue = this.db.prepare("SELECT count(DISTINCT key) AS n FROM code").get();
+    const distinctCodes = this.db
+      .prepare("SELECT count(*) AS n FROM (SELECT DISTINCT key FROM code_link)")
+      .get();
+    const put = this.db.prepare("INSERT INTO meta VALUES (?, ?)");
+    const entries: Array<[string, string | number | null]> = [
+      ["format", SNAPSHOT_FORMAT],
+      ["format_version", SNAPSHOT_VERSION],
+      ["as_of", meta.as_of],
+      ["as_of_given", meta.asOfGiven === false ? 0 : 1],
+      ["codes_given", meta.codesGiven === false ? 0 : 1],
+      ["source", meta.source],
+      ["written_by", `coverage ${VERSION}`],
+      ["payers", this.#counts.payers],
+      ["lobs", this.#counts.lobs],
+      ["versions", this.#counts.policies],
+      ["policies", Number(series?.n ?? 0)],
+      ["applicability_links", this.#counts.applicabilityLinks],
+      ["code_links", this.#counts.codeLinks],
+      ["codes", Number(distinctCodes?.n ?? 0)],
+      ["catalogue", this.#counts.codes],
+      ["catalogue_keys", Number(catalogue?.n ?? 0)],
+    ];
+    for (const [k, v] of entries) put.run(k, v);
+  }
+
+  async abort(): Promise<void> {
+    if (!this.#done) {
+      this.#done = true;
+      try {
+        this.db.close();
+      } catch {
+        // Already closed.
+      }
+    }
+    rmSync(this.temp, { force: true });
+  }
+}
+
+function bytesOf(a: Int32Array): Uint8Array {
+  return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+}

@@ -63,8 +63,17 @@ export interface Lookup<K, V> {
  * versions. Candidates are a superset: the engine still applies every rule to each record.
  */
 export interface StoreIndex {
-  /** Positions (ascending) of the versions that can pass the filter's retired, window and scope fields. */
-  findCandidates(filter: PolicyFilter, today: string): readonly number[];
+  /**
+   * Positions (ascending) of the versions that can pass the filter's retired, window and scope
+   * fields; among `within` (ascending positions) when given.
+   */
+  findCandidates(
+    filter: PolicyFilter,
+    today: string,
+    within?: readonly number[],
+  ): readonly number[];
+  /** Reads these versions' records in one go (the engine is about to test each of them). */
+  prefetch(positions: readonly number[]): void;
   /** Ids of the LOBs linked to at least one version, ever. */
   listLinkedLobIds(): ReadonlySet<string>;
   /** Positions (ascending) of the versions whose effective_from_date is in `[from, to]`. */

@@ -30,9 +30,11 @@ function matchesFilter(
     !overlapsWindow(version.effective_from_date, version.effective_to_date, filter.effective_date)
   )
     return false;
-  if (filter.code_refs && !matchesCodeRefs(version, filter.code_refs)) return false;
+  // Scope before codes: a version has a few links and many code links (a snapshot reads them
+  // only for the versions still in the running).
   if (hasScopeFilter(filter) && !matchesScope(selectLinks(version, filter, today), filter))
     return false;
+  if (filter.code_refs && !matchesCodeRefs(version, filter.code_refs)) return false;
   return true;
 }
 
@@ -87,6 +89,22 @@ function sortVersions(db: Db, positions: readonly number[], request: FilterReque
   return rankInIdOrder(versions, scoreVersions(versions, terms));
 }
 
+/** The numbers in both ascending lists, ascending. */
+function intersectSorted(a: readonly number[], b: readonly number[]): number[] {
+  const out: number[] = [];
+  for (let i = 0, j = 0; i < a.length && j < b.length;) {
+    const x = a[i] as number;
+    const y = b[j] as number;
+    if (x === y) {
+      out.push(x);
+      i++;
+      j++;
+    } else if (x < y) i++;
+    else j++;
+  }
+  return out;
+}
+
 // Every position of a db, made once: a `q`-only query would otherwise build 20,000 of them.
 const allPositions = new WeakMap<Db, readonly number[]>();
 
@@ -97,7 +115,16 @@ function findMatching(
   today: string,
 ): readonly number[] {
   const matches = (i: number) => matchesFilter(db.policies[i] as PolicyRecord, filter, today);
-  if (filter?.code_refs) return findCodeCandidates(db.byCode, filter.code_refs).filter(matches);
+  if (filter?.code_refs) {
+    const byCode = findCodeCandidates(db.byCode, filter.code_refs);
+    // A store on disk narrows by its scope and date indexes as well, before reading records.
+    const narrowed =
+      db.index && (filter.retired != null || filter.effective_date || hasScopeFilter(filter))
+        ? intersectSorted(byCode, db.index.findCandidates(filter, today, byCode))
+        : byCode;
+    db.index?.prefetch(narrowed);
+    return narrowed.filter(matches);
+  }
   // Only `q` (or nothing) given: every version passes, without asking each one.
   if (!filter || (filter.retired == null && !filter.effective_date && !hasScopeFilter(filter))) {
     let all = allPositions.get(db);
@@ -105,7 +132,11 @@ function findMatching(
     return all;
   }
   // A store on disk narrows by its indexes first; the rules then decide on just those records.
-  if (db.index) return db.index.findCandidates(filter, today).filter(matches);
+  if (db.index) {
+    const candidates = db.index.findCandidates(filter, today);
+    db.index.prefetch(candidates);
+    return candidates.filter(matches);
+  }
   const out: number[] = [];
   for (let i = 0; i < db.policies.length; i++) if (matches(i)) out.push(i);
   return out;

@@ -20,7 +20,7 @@ function indent(json: string, by: string): string {
   return json.replaceAll("\n", "\n" + by);
 }
 
-function policyOf(v: Row, links: Row[], codes: Row[]): Record<string, unknown> {
+function policyOf(v: Row, links: Row[], packed: string): Record<string, unknown> {
   const given = Number(v.given);
   const out: Record<string, unknown> = {
     policy_id: v.policy_id,
@@ -41,15 +41,10 @@ function policyOf(v: Row, links: Row[], codes: Row[]): Record<string, unknown> {
     out.files = files;
   }
   out.applicability = links.map((a) => ({ lob_id: a.lob_id, from: a.from, to: a.to }));
-  out.codes = codes.map((c) => {
-    const link: Record<string, unknown> = {
-      code_system: c.code_system,
-      code: c.code,
-      relationship: c.relationship,
-    };
-    if (Number(c.category_given)) link.category = c.category;
-    return link;
-  });
+  // The packed records, less the engine's key: the links as the dataset wrote them.
+  out.codes = (JSON.parse(packed) as Array<Record<string, unknown>>).map(
+    ({ key: _key, ...link }) => link,
+  );
   return out;
 }
 
@@ -112,13 +107,15 @@ export async function exportSnapshot(
     const links = db.prepare(
       'SELECT lob_id, "from", "to" FROM applicability WHERE version = ? ORDER BY seq',
     );
-    const codes = db.prepare(
-      "SELECT code_system, code, relationship, category, category_given FROM code_link WHERE version = ? ORDER BY seq",
-    );
+    const codes = db.prepare("SELECT code_links FROM version_code_links WHERE version = ?");
     const versions = db.prepare("SELECT * FROM version ORDER BY seq").iterate();
     const policies = function* () {
       for (const v of versions) {
-        yield policyOf(v, links.all(v.seq as number), codes.all(v.seq as number));
+        yield policyOf(
+          v,
+          links.all(v.seq as number),
+          codes.get(v.seq as number)?.code_links as string,
+        );
         if (++written % 1000 === 0) options.onProgress?.(written, total);
       }
     };

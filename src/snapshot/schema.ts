@@ -6,7 +6,7 @@ export const SNAPSHOT_VERSION = 1;
 /**
  * The snapshot's tables (documented in the README, "Snapshot schema"). They mirror the dataset
  * model: `seq` columns keep the order the records came in (what `data export` writes back),
- * `version.pos` is a version's place in `policy_id` code-point order (the engine's positions).
+ * `version_order.pos` is a version's place in `policy_id` code-point order (the engine's positions).
  */
 export const SNAPSHOT_TABLES = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
@@ -31,7 +31,6 @@ CREATE TABLE code (
 );
 CREATE TABLE version (
   seq INTEGER PRIMARY KEY,
-  pos INTEGER,
   policy_id TEXT NOT NULL,
   series TEXT NOT NULL,
   policy_number TEXT NOT NULL,
@@ -47,6 +46,8 @@ CREATE TABLE version (
   file_text TEXT,
   given INTEGER NOT NULL
 );
+CREATE TABLE version_order (pos INTEGER PRIMARY KEY, version INTEGER NOT NULL);
+CREATE TABLE version_code_links (version INTEGER PRIMARY KEY, code_links TEXT NOT NULL);
 CREATE TABLE applicability (
   version INTEGER NOT NULL,
   seq INTEGER NOT NULL,
@@ -63,7 +64,6 @@ CREATE TABLE code_link (
   key TEXT NOT NULL,
   relationship TEXT NOT NULL,
   category TEXT,
-  category_given INTEGER NOT NULL,
   PRIMARY KEY (version, seq)
 ) WITHOUT ROWID;
 CREATE TABLE term (id INTEGER PRIMARY KEY, term TEXT NOT NULL);
@@ -81,7 +81,6 @@ export const SNAPSHOT_INDEXES = `
 CREATE UNIQUE INDEX payer_id ON payer(payer_id);
 CREATE UNIQUE INDEX lob_id ON lob(lob_id);
 CREATE INDEX code_key ON code(key);
-CREATE UNIQUE INDEX version_pos ON version(pos);
 CREATE UNIQUE INDEX version_policy_id ON version(policy_id);
 CREATE INDEX version_series ON version(series);
 CREATE INDEX version_from ON version(effective_from_date);

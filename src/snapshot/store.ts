@@ -73,14 +73,19 @@ export async function openSnapshot(file: string): Promise<LoadedDataset> {
 // bounded, so a long-running server stays small.
 const CACHE_SIZE = 4096;
 
+// A version's columns but its criteria (long, and read by the detail view only).
+const VERSION_COLUMNS =
+  "seq, policy_id, series, policy_number, title, effective_from_date, effective_to_date, file_url, file_type, listing_url, summary, file_display, file_text";
+
 function int32s(value: SQLOutputValue | undefined, n: number): Int32Array {
   if (!(value instanceof Uint8Array) || value.byteLength !== n * 4) return new Int32Array(n);
   // Copied: the blob's buffer need not be aligned for an Int32Array view.
   return new Int32Array(new Uint8Array(value).buffer);
 }
 
-function positionsOf(rows: Row[]): number[] {
-  return rows.map((r) => Number(r.pos)).sort((a, b) => a - b);
+/** Positions (ascending) of the rows' `seq` values. */
+function positionsOf(rows: Row[], posOf: Int32Array): number[] {
+  return rows.map((r) => posOf[Number(r.seq)] as number).sort((a, b) => a - b);
 }
 
 function intersect(a: readonly number[], b: readonly number[]): number[] {
@@ -107,6 +112,8 @@ class SnapshotStore implements StoreIndex {
   readonly #sql: Record<string, StatementSync> = {};
   #lengths: { title: Int32Array; summary: Int32Array; sums: Float64Array } | undefined;
   #linkedLobs: ReadonlySet<string> | undefined;
+  #posOfSeq: Int32Array | undefined;
+  #seqOfPos: Int32Array | undefined;
 
   constructor(
     private readonly db: DatabaseSync,
@@ -136,6 +143,16 @@ class SnapshotStore implements StoreIndex {
     this.lobById = new Map(this.lobs.map((l) => [l.lob_id, l]));
   }
 
+  /** Each version's position by its `seq` (the link tables' key), stored at build time. */
+  #positions(): Int32Array {
+    return (this.#posOfSeq ??= int32s(this.meta.get("pos_of_seq"), this.count));
+  }
+
+  /** Each position's `seq`. */
+  #seqs(): Int32Array {
+    return (this.#seqOfPos ??= int32s(this.meta.get("seq_of_pos"), this.count));
+  }
+
   #stmt(sql: string): StatementSync {
     let s = this.#sql[sql];
     if (!s) this.#sql[sql] = s = this.db.prepare(sql);
@@ -147,21 +164,55 @@ class SnapshotStore implements StoreIndex {
     const cached = this.#cache.get(pos);
     if (cached) return cached;
     if (!(pos >= 0 && pos < this.count)) return undefined;
-    const row = this.#stmt("SELECT * FROM version WHERE pos = ?").get(pos);
+    const row = this.#stmt(`SELECT ${VERSION_COLUMNS} FROM version WHERE seq = ?`).get(
+      this.#seqs()[pos] as number,
+    );
     if (!row) return undefined;
-    const record = this.#makeRecord(row);
+    return this.#remember(pos, this.#makeRecord(row));
+  }
+
+  #remember(pos: number, record: PolicyRecord): PolicyRecord {
     if (this.#cache.size >= CACHE_SIZE) this.#cache.clear();
     this.#cache.set(pos, record);
     return record;
   }
 
-  #makeRecord(row: Row): PolicyRecord {
+  prefetch(positions: readonly number[]): void {
+    const missing = positions.filter((p) => !this.#cache.has(p)).slice(0, CACHE_SIZE);
+    if (missing.length < 2) return;
+    if (this.#cache.size + missing.length > CACHE_SIZE) this.#cache.clear();
+    const seqs = this.#seqs();
+    const list = JSON.stringify(missing.map((p) => seqs[p]));
+    const links = new Map<number, LinkRecord[]>();
+    for (const r of this.#stmt(
+      'SELECT version, lob_id, "from", "to" FROM applicability WHERE version IN (SELECT value FROM json_each(?)) ORDER BY version, seq',
+    ).all(list)) {
+      const seq = Number(r.version);
+      let out = links.get(seq);
+      if (!out) links.set(seq, (out = []));
+      const lob = this.lobById.get(r.lob_id as string);
+      if (lob) out.push({ lob, from: r.from as string, to: (r.to as string | null) ?? null });
+    }
+    const posOf = this.#positions();
+    for (const row of this.#stmt(
+      `SELECT ${VERSION_COLUMNS} FROM version WHERE seq IN (SELECT value FROM json_each(?))`,
+    ).all(list)) {
+      const seq = Number(row.seq);
+      this.#remember(posOf[seq] as number, this.#makeRecord(row, links.get(seq) ?? []));
+    }
+  }
+
+  #makeRecord(row: Row, preloadedLinks?: LinkRecord[]): PolicyRecord {
     const seq = Number(row.seq);
     const files: PolicyRecord["files"] = {};
     if (row.file_display !== null) files.display = row.file_display as string;
     if (row.file_text !== null) files.text = row.file_text as string;
-    let links: LinkRecord[] | undefined;
+    let links: LinkRecord[] | undefined = preloadedLinks;
     let codes: CodeLinkRecord[] | undefined;
+    let criteria: string | null | undefined;
+    const readCriteria = () =>
+      (this.#stmt("SELECT criteria_text FROM version WHERE seq = ?").get(seq)?.criteria_text ??
+        null) as string | null;
     const readLinks = () => this.#readLinks(seq);
     const readCodes = () => this.#readCodes(seq);
     return {
@@ -174,10 +225,12 @@ class SnapshotStore implements StoreIndex {
       file_type: row.file_type as FileType,
       listing_url: row.listing_url as string,
       summary: (row.summary as string | null) ?? null,
-      criteria_text: (row.criteria_text as string | null) ?? null,
       files,
       series: row.series as string,
-      // Links and code links are read when a rule first asks for them.
+      // Criteria, links and code links are read when first asked for.
+      get criteria_text(): string | null {
+        return criteria === undefined ? (criteria = readCriteria()) : criteria;
+      },
       get links(): LinkRecord[] {
         return (links ??= readLinks());
       },
@@ -199,21 +252,18 @@ class SnapshotStore implements StoreIndex {
   }
 
   #readCodes(seq: number): CodeLinkRecord[] {
-    return this.#stmt(
-      "SELECT code_system, code, key, relationship, category FROM code_link WHERE version = ? ORDER BY seq",
-    )
-      .all(seq)
-      .map((r) => ({
-        code_system: r.code_system as CodeLinkRecord["code_system"],
-        code: r.code as string,
-        key: r.key as string,
-        relationship: r.relationship as CodeLinkRecord["relationship"],
-        category: (r.category as string | null) ?? null,
-      }));
+    // Packed at build time as the records themselves: one read and one JSON.parse per version.
+    const row = this.#stmt("SELECT code_links FROM version_code_links WHERE version = ?").get(seq);
+    const codes = JSON.parse((row?.code_links as string | undefined) ?? "[]") as CodeLinkRecord[];
+    for (const c of codes) c.category ??= null;
+    return codes;
   }
 
-  findCandidates(filter: PolicyFilter, today: string): readonly number[] {
-    void today;
+  findCandidates(
+    filter: PolicyFilter,
+    _today: string,
+    within?: readonly number[],
+  ): readonly number[] {
     let result: number[] | null = null;
     const window = filter.effective_date;
     if (filter.retired != null || window) {
@@ -229,20 +279,29 @@ class SnapshotStore implements StoreIndex {
         where.push("effective_from_date <= ?");
         params.push(window.end);
       }
-      const sql = `SELECT pos FROM version${where.length ? ` WHERE ${where.join(" AND ")}` : ""}`;
-      result = positionsOf(this.#stmt(sql).all(...params));
+      if (within) {
+        where.push("seq IN (SELECT value FROM json_each(?))");
+        params.push(JSON.stringify(within.map((p) => this.#seqs()[p])));
+      }
+      const sql = `SELECT seq FROM version${where.length ? ` WHERE ${where.join(" AND ")}` : ""}`;
+      result = positionsOf(this.#stmt(sql).all(...params), this.#positions());
     }
     if (hasScopeFilter(filter)) {
       // The LOBs that one link could satisfy the scope fields with (rule Filter 4 decides, per
       // LOB); the versions linked to any of them, in any period, are the candidates.
       const set = new Set<number>();
-      const byLob = this.#stmt(
-        "SELECT v.pos FROM applicability a JOIN version v ON v.seq = a.version WHERE a.lob_id = ?",
-      );
-      for (const lob of this.lobs) {
-        if (!matchesScope([{ lob, from: "", to: null }], filter)) continue;
-        for (const r of byLob.all(lob.lob_id)) set.add(Number(r.pos));
-      }
+      const lobs = this.lobs
+        .filter((lob) => matchesScope([{ lob, from: "", to: null }], filter))
+        .map((l) => l.lob_id);
+      const posOf = this.#positions();
+      const rows = within
+        ? this.#stmt(
+            "SELECT DISTINCT version FROM applicability WHERE version IN (SELECT value FROM json_each(?)) AND lob_id IN (SELECT value FROM json_each(?))",
+          ).all(JSON.stringify(within.map((p) => this.#seqs()[p])), JSON.stringify(lobs))
+        : this.#stmt(
+            "SELECT version FROM applicability WHERE lob_id IN (SELECT value FROM json_each(?))",
+          ).all(JSON.stringify(lobs));
+      for (const r of rows) set.add(posOf[Number(r.version)] as number);
       const scoped = [...set].sort((a, b) => a - b);
       result = result ? intersect(result, scoped) : scoped;
     }
@@ -259,7 +318,8 @@ class SnapshotStore implements StoreIndex {
 
   findStartingBetween(from: string, to: string): readonly number[] {
     return positionsOf(
-      this.#stmt("SELECT pos FROM version WHERE effective_from_date BETWEEN ? AND ?").all(from, to),
+      this.#stmt("SELECT seq FROM version WHERE effective_from_date BETWEEN ? AND ?").all(from, to),
+      this.#positions(),
     );
   }
 
@@ -327,7 +387,8 @@ class SnapshotStore implements StoreIndex {
         return Reflect.get(target, prop, receiver) as unknown;
       },
     });
-    const byPos = (rows: Row[]) => positionsOf(rows).map((p) => at(p) as PolicyRecord);
+    const byPos = (rows: Row[]) =>
+      positionsOf(rows, this.#positions()).map((p) => at(p) as PolicyRecord);
     return {
       asOf: (this.meta.get("as_of") as string | null) ?? null,
       payers: this.payers,
@@ -335,21 +396,22 @@ class SnapshotStore implements StoreIndex {
       lobById: this.lobById,
       policies,
       byId: this.#lookup((id) => {
-        const row = this.#stmt("SELECT pos FROM version WHERE policy_id = ?").get(id);
-        return row ? at(Number(row.pos)) : undefined;
+        const row = this.#stmt("SELECT seq FROM version WHERE policy_id = ?").get(id);
+        return row ? at(this.#positions()[Number(row.seq)] as number) : undefined;
       }, this.count),
       byCode: this.#lookup(
         (key) => {
-          const rows = this.#stmt(
-            "SELECT DISTINCT v.pos FROM code_link c JOIN version v ON v.seq = c.version WHERE c.key = ?",
-          ).all(key);
-          return rows.length ? positionsOf(rows) : undefined;
+          const posOf = this.#positions();
+          const set = new Set<number>();
+          for (const r of this.#stmt("SELECT version FROM code_link WHERE key = ?").all(key))
+            set.add(posOf[Number(r.version)] as number);
+          return set.size ? [...set].sort((x, y) => x - y) : undefined;
         },
         Number(this.meta.get("codes") ?? 0),
       ),
       bySeries: this.#lookup(
         (series) => {
-          const rows = this.#stmt("SELECT pos FROM version WHERE series = ?").all(series);
+          const rows = this.#stmt("SELECT seq FROM version WHERE series = ?").all(series);
           return rows.length ? byPos(rows) : undefined;
         },
         Number(this.meta.get("policies") ?? 0),

@@ -90,9 +90,9 @@ class SnapshotWriter implements SnapshotSink {
   readonly #pendingPayers: Array<[PropertyKey[], string]> = [];
   readonly #pendingLobs: Array<[PropertyKey[], string]> = [];
   readonly #problems: string[] = [];
-  readonly #keys = new Map<string, string>();
+  readonly #keys = new Map<string, Map<string, string>>();
   readonly #insert: Record<
-    "payer" | "lob" | "code" | "version" | "applicability" | "codeLink",
+    "payer" | "lob" | "code" | "version" | "applicability" | "codeLink" | "packed",
     StatementSync
   >;
   #done = false;
@@ -116,10 +116,11 @@ class SnapshotWriter implements SnapshotSink {
       lob: db.prepare("INSERT INTO lob VALUES (?, ?, ?, ?, ?)"),
       code: db.prepare("INSERT INTO code VALUES (?, ?, ?, ?, ?)"),
       version: db.prepare(
-        "INSERT INTO version VALUES (?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO version VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       ),
       applicability: db.prepare("INSERT INTO applicability VALUES (?, ?, ?, ?, ?)"),
-      codeLink: db.prepare("INSERT INTO code_link VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
+      codeLink: db.prepare("INSERT INTO code_link VALUES (?, ?, ?, ?, ?, ?, ?)"),
+      packed: db.prepare("INSERT INTO version_code_links VALUES (?, ?)"),
     };
   }
 
@@ -135,13 +136,12 @@ class SnapshotWriter implements SnapshotSink {
     this.options.onProgress(stage, { ...this.#counts });
   }
 
-  #key(system: string, code: string): string {
-    const raw = `${system}:${code}`;
-    let key = this.#keys.get(raw);
-    if (key === undefined) {
-      key = makeCodeKey(system as DatasetCode["code_system"], code);
-      this.#keys.set(raw, key);
-    }
+  /** The code's key, normalised once per spelling (a catalogue repeats a few thousand codes). */
+  #key(system: DatasetCode["code_system"], code: string): string {
+    let bySpelling = this.#keys.get(system);
+    if (!bySpelling) this.#keys.set(system, (bySpelling = new Map()));
+    let key = bySpelling.get(code);
+    if (key === undefined) bySpelling.set(code, (key = makeCodeKey(system, code)));
     return key;
   }
 
@@ -208,19 +208,29 @@ class SnapshotWriter implements SnapshotSink {
       this.#insert.applicability.run(i, j, a.lob_id, a.from, a.to);
     });
     this.#counts.applicabilityLinks += p.applicability.length;
-    p.codes.forEach((c, j) => {
+    // Each code link as a row (for indexes and analysts), and all of them once more, packed as
+    // the engine's records (`category` left out where the dataset left it out): a version's
+    // links come back in one read and one JSON.parse.
+    const packed: object[] = [];
+    const insert = this.#insert.codeLink;
+    for (let j = 0; j < p.codes.length; j++) {
+      const c = p.codes[j] as DatasetPolicy["codes"][number];
       const category = (c as { category?: string | null }).category;
-      this.#insert.codeLink.run(
-        i,
-        j,
-        c.code_system,
-        c.code,
-        this.#key(c.code_system, c.code),
-        c.relationship,
-        category ?? null,
-        category === undefined ? 0 : 1,
+      const key = this.#key(c.code_system, c.code);
+      insert.run(i, j, c.code_system, c.code, key, c.relationship, category ?? null);
+      packed.push(
+        category === undefined
+          ? { code_system: c.code_system, code: c.code, key, relationship: c.relationship }
+          : {
+              code_system: c.code_system,
+              code: c.code,
+              key,
+              relationship: c.relationship,
+              category,
+            },
       );
-    });
+    }
+    this.#insert.packed.run(i, JSON.stringify(packed));
     this.#counts.codeLinks += p.codes.length;
     this.#progress("reading");
   }
@@ -259,14 +269,18 @@ class SnapshotWriter implements SnapshotSink {
     // Positions: each version's place in policy_id order (BINARY collation of UTF-8 text is
     // code-point order, the engine's order of ids).
     db.exec(
-      "UPDATE version SET pos = o.pos FROM (SELECT seq, row_number() OVER (ORDER BY policy_id) - 1 AS pos FROM version) AS o WHERE version.seq = o.seq",
+      "INSERT INTO version_order SELECT row_number() OVER (ORDER BY policy_id) - 1, seq FROM version",
     );
     db.exec(SNAPSHOT_INDEXES);
     this.#progress("text index", true);
     // The engine's own text index over every version, stored as postings: a `q` query reads
     // only its terms' rows, and scores them with the engine's BM25 (rules.md, Ordering).
     const docs: Array<Pick<PolicyRecord, "title" | "summary">> = [];
-    for (const row of db.prepare("SELECT title, summary FROM version ORDER BY pos").iterate())
+    for (const row of db
+      .prepare(
+        "SELECT v.title, v.summary FROM version_order o JOIN version v ON v.seq = o.version ORDER BY o.pos",
+      )
+      .iterate())
       docs.push({ title: row.title as string, summary: row.summary as string | null });
     const index = buildTextIndex(docs as PolicyRecord[]);
     const term = db.prepare("INSERT INTO term VALUES (?, ?)");
@@ -282,6 +296,14 @@ class SnapshotWriter implements SnapshotSink {
         );
     }
     const meta = db.prepare("INSERT INTO meta VALUES (?, ?)");
+    const posOfSeq = new Int32Array(this.#counts.policies);
+    const seqOfPos = new Int32Array(this.#counts.policies);
+    for (const row of db.prepare("SELECT pos, version FROM version_order").iterate()) {
+      posOfSeq[Number(row.version)] = Number(row.pos);
+      seqOfPos[Number(row.pos)] = Number(row.version);
+    }
+    meta.run("pos_of_seq", bytesOf(posOfSeq));
+    meta.run("seq_of_pos", bytesOf(seqOfPos));
     meta.run("title_terms", bytesOf(index.titleLengths));
     meta.run("summary_terms", bytesOf(index.summaryLengths));
     meta.run("title_total", index.titleTotal);

@@ -32,11 +32,16 @@ export async function openSnapshotDatabase(
   let meta: SnapshotMeta;
   try {
     db = new DatabaseSync(file, { readOnly: true });
+    const hasMeta = db
+      .prepare("SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = 'meta'")
+      .get();
     meta = new Map(
-      db
-        .prepare("SELECT key, value FROM meta")
-        .all()
-        .map((r) => [r.key as string, r.value ?? null]),
+      !hasMeta
+        ? []
+        : db
+            .prepare("SELECT key, value FROM meta")
+            .all()
+            .map((r) => [r.key as string, r.value ?? null]),
     );
   } catch (err) {
     throw new UsageError(

@@ -1,4 +1,4 @@
-import { isUtf8 } from "node:buffer";
+import { constants as bufferConstants, isUtf8 } from "node:buffer";
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -124,6 +124,10 @@ function tooLarge(file: string, abs: string): UsageError {
 export async function loadDataset(file: string): Promise<LoadedDataset> {
   const abs = path.resolve(file);
   let text: string;
+  // Over V8's longest string the text cannot be decoded whole (ERR_STRING_TOO_LONG); said before
+  // reading half a gigabyte for nothing.
+  const size = statSync(abs, { throwIfNoEntry: false })?.size ?? 0;
+  if (size > bufferConstants.MAX_STRING_LENGTH) throw tooLarge(file, abs);
   try {
     // Sync on purpose: nothing else runs meanwhile, and it decodes UTF-8 in one native call
     // where the promise API goes chunk by chunk through a string decoder.

@@ -21,6 +21,7 @@ const isList = (key: string): key is ListKey => (LISTS as readonly string[]).inc
 const MAX_PROBLEMS = 5;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
+const BOM = [0xef, 0xbb, 0xbf];
 const WS = new Uint8Array(256);
 for (const b of [0x20, 0x09, 0x0a, 0x0d]) WS[b] = 1;
 const DELIMITER = new Uint8Array(256);
@@ -57,6 +58,7 @@ class ItemSplitter {
   constructor(
     private readonly onField: (key: string, value: Buffer) => void,
     private readonly onItem: (key: ListKey, index: number, value: Buffer) => void,
+    private readonly onList: (key: ListKey) => void,
   ) {}
 
   #fail(at: number, what: string): never {
@@ -65,7 +67,6 @@ class ItemSplitter {
 
   push(chunk: Buffer): void {
     let i = 0;
-    if (this.#offset === 0 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) i = 3;
     const n = chunk.length;
     while (i < n) {
       if (this.#capturing) {
@@ -78,6 +79,11 @@ class ItemSplitter {
         continue;
       }
       const at = this.#offset + i;
+      // A byte-order mark is allowed, as the loader allows it (even split across chunks).
+      if (this.#phase === "start" && at < 3 && b === BOM[at]) {
+        i++;
+        continue;
+      }
       switch (this.#phase) {
         case "start":
           if (b !== 0x7b) this.#fail(at, "expected '{'");
@@ -98,6 +104,7 @@ class ItemSplitter {
           break;
         case "value":
           if (b === 0x5b && isList(this.#key)) {
+            this.onList(this.#key);
             this.#phase = "item";
             this.#index = 0;
             this.#emptyOk = true;
@@ -226,7 +233,7 @@ function parseBytes(bytes: Buffer, where: string): unknown {
 export async function streamDataset(
   file: string,
   sink: DatasetSink,
-  onItem?: (key: ListKey) => void,
+  options: { chunkSize?: number } = {},
 ): Promise<DatasetHead> {
   const problems: string[] = [];
   const fields = new Map<string, unknown>();
@@ -259,11 +266,11 @@ export async function streamDataset(
       else if (key === "lobs") sink.addLob(item as never);
       else if (key === "codes") sink.addCode(item as never);
       else sink.addPolicy(item as never);
-      onItem?.(key);
     },
+    (key) => seenLists.add(key),
   );
   try {
-    const stream = createReadStream(file, { highWaterMark: 1 << 20 });
+    const stream = createReadStream(file, { highWaterMark: options.chunkSize ?? 1 << 20 });
     for await (const chunk of stream) splitter.push(chunk as Buffer);
     splitter.end();
   } catch (err) {

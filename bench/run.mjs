@@ -3,9 +3,10 @@
 // baseline in the same run (interleaved), reported as medians and ratios with PASS/FAIL per
 // target. It is a measurement, not a test: it always exits 0 once it has run.
 //
-//   node bench/run.mjs [cold] [scale] [all] [download]     (default: every part)
+//   node bench/run.mjs [cold] [scale] [all] [download] [snapshot]     (default: every part)
 // Env: BENCH_RUNS (cold-start runs per case, default 20), BENCH_SCALE_RUNS (default 5),
-//      BENCH_DOWNLOAD_RUNS (default 11),
+//      BENCH_DOWNLOAD_RUNS (default 11), BENCH_SNAPSHOT_RUNS (default 10),
+//      BENCH_SERVE_REQUESTS (per client, default 100), BENCH_SKIP_5M (skip the 5M-link snapshot),
 //      BENCH_BASELINE=DIR[,DIR...] (older checkouts or builds with DIR/bin/coverage.js: their
 //      figures are printed beside ours, for before/after comparisons).
 import { spawn, spawnSync } from "node:child_process";
@@ -394,7 +395,15 @@ async function download() {
   }
 }
 
-for (const [name, part] of Object.entries({ cold: coldStart, scale, all: allNdjson, download })) {
+const { snapshotPart } = await import("./snapshot.mjs");
+const snapshot = () => snapshotPart(ensureDataset);
+for (const [name, part] of Object.entries({
+  cold: coldStart,
+  scale,
+  all: allNdjson,
+  download,
+  snapshot,
+})) {
   if (!want(name)) continue;
   try {
     await part();

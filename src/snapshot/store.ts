@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { DatabaseSync, SQLOutputValue, StatementSync } from "node:sqlite";
-import type { FileType, PolicyFilter } from "../contract/index.js";
+import type { PolicyFilter } from "../contract/index.js";
 import { UsageError } from "../errors.js";
 import { compareCodePoints } from "../engine/compare.js";
 import type {
@@ -16,6 +16,7 @@ import { hasScopeFilter, matchesScope } from "../engine/links.js";
 import type { TextIndex } from "../engine/text-index.js";
 import type { LoadedDataset } from "../dataset/load.js";
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from "./schema.js";
+import { SnapshotVersion, type VersionSource } from "./version.js";
 import { loadSqlite } from "./sqlite.js";
 
 type Row = Record<string, SQLOutputValue>;
@@ -76,7 +77,7 @@ export async function openSnapshot(file: string): Promise<LoadedDataset> {
 
 // Records made lately, so a request that reads one version several times makes it once;
 // bounded, so a long-running server stays small.
-const CACHE_SIZE = 4096;
+const CACHE_SIZE = 50_000;
 
 // A version's columns but its criteria (long, and read by the detail view only).
 const VERSION_COLUMNS =
@@ -173,7 +174,8 @@ class SnapshotStore implements StoreIndex {
       this.#seqs()[pos] as number,
     );
     if (!row) return undefined;
-    return this.#remember(pos, this.#makeRecord(row));
+    const version = new SnapshotVersion(this.#source, row);
+    return this.#remember(pos, version);
   }
 
   #remember(pos: number, record: PolicyRecord): PolicyRecord {
@@ -183,7 +185,7 @@ class SnapshotStore implements StoreIndex {
   }
 
   prefetch(positions: readonly number[]): void {
-    const missing = positions.filter((p) => !this.#cache.has(p)).slice(0, CACHE_SIZE);
+    const missing = positions.filter((p) => !this.#cache.has(p));
     if (missing.length < 2) return;
     if (this.#cache.size + missing.length > CACHE_SIZE) this.#cache.clear();
     const seqs = this.#seqs();
@@ -198,52 +200,26 @@ class SnapshotStore implements StoreIndex {
       const lob = this.lobById.get(r.lob_id as string);
       if (lob) out.push({ lob, from: r.from as string, to: (r.to as string | null) ?? null });
     }
+    // What the filters read (dates and links); the rest of a row when something asks for it.
     const posOf = this.#positions();
     for (const row of this.#stmt(
-      `SELECT ${VERSION_COLUMNS} FROM version WHERE seq IN (SELECT value FROM json_each(?))`,
+      "SELECT seq, effective_from_date, effective_to_date FROM version WHERE seq IN (SELECT value FROM json_each(?))",
     ).all(list)) {
       const seq = Number(row.seq);
-      this.#remember(posOf[seq] as number, this.#makeRecord(row, links.get(seq) ?? []));
+      const version = new SnapshotVersion(this.#source, row, links.get(seq) ?? []);
+      this.#remember(posOf[seq] as number, version);
     }
   }
 
-  #makeRecord(row: Row, preloadedLinks?: LinkRecord[]): PolicyRecord {
-    const seq = Number(row.seq);
-    const files: PolicyRecord["files"] = {};
-    if (row.file_display !== null) files.display = row.file_display as string;
-    if (row.file_text !== null) files.text = row.file_text as string;
-    let links: LinkRecord[] | undefined = preloadedLinks;
-    let codes: CodeLinkRecord[] | undefined;
-    let criteria: string | null | undefined;
-    const readCriteria = () =>
+  readonly #source: VersionSource = {
+    readRow: (seq) =>
+      this.#stmt(`SELECT ${VERSION_COLUMNS} FROM version WHERE seq = ?`).get(seq) as Row,
+    readCriteria: (seq) =>
       (this.#stmt("SELECT criteria_text FROM version WHERE seq = ?").get(seq)?.criteria_text ??
-        null) as string | null;
-    const readLinks = () => this.#readLinks(seq);
-    const readCodes = () => this.#readCodes(seq);
-    return {
-      policy_id: row.policy_id as string,
-      policy_number: row.policy_number as string,
-      title: row.title as string,
-      effective_from_date: row.effective_from_date as string,
-      effective_to_date: (row.effective_to_date as string | null) ?? null,
-      file_url: row.file_url as string,
-      file_type: row.file_type as FileType,
-      listing_url: row.listing_url as string,
-      summary: (row.summary as string | null) ?? null,
-      files,
-      series: row.series as string,
-      // Criteria, links and code links are read when first asked for.
-      get criteria_text(): string | null {
-        return criteria === undefined ? (criteria = readCriteria()) : criteria;
-      },
-      get links(): LinkRecord[] {
-        return (links ??= readLinks());
-      },
-      get codes(): CodeLinkRecord[] {
-        return (codes ??= readCodes());
-      },
-    };
-  }
+        null) as string | null,
+    readLinks: (seq) => this.#readLinks(seq),
+    readCodes: (seq) => this.#readCodes(seq),
+  };
 
   #readLinks(seq: number): LinkRecord[] {
     const out: LinkRecord[] = [];

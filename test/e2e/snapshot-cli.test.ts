@@ -253,6 +253,27 @@ describe.skipIf(!SQLITE)("coverage data (built binary)", () => {
   });
 });
 
+describe("node:sqlite is loaded only for a snapshot", () => {
+  it("not by a search over JSON, nor by --help; by a search over a snapshot", async () => {
+    const hook = path.join(tmp(), "hook.cjs");
+    writeFileSync(
+      hook,
+      'process.on("exit", () => require("fs").writeSync(2, "modules:" + JSON.stringify(process.moduleLoadList.filter((m) => /sqlite/.test(m))) + "\\n"));\n',
+    );
+    const env = { NODE_OPTIONS: `--require ${hook}` };
+    const json = await runCoverage(["-q", "--local", "search", "--code", "CPT:97110"], { env });
+    expect(json.exitCode).toBe(0);
+    expect(json.stderr).toContain("modules:[]");
+    const help = await runCoverage(["--help"], { env });
+    expect(help.stderr).toContain("modules:[]");
+    if (!SQLITE) return;
+    const snap = await runCoverage(["-q", "--data", snapshots.rules!, "search"], { env });
+    expect(snap.exitCode).toBe(0);
+    expect(snap.stderr).toMatch(/modules:\[.*sqlite/);
+    expect(snap.stderr).not.toContain("Warning");
+  });
+});
+
 describe.skipIf(SQLITE)("snapshots on a Node.js without node:sqlite", () => {
   it("data commands and a snapshot given to --data exit 2 naming the version needed", async () => {
     // Told apart by content: SQLite's header is enough to be taken for a snapshot.

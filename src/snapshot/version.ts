@@ -1,0 +1,90 @@
+import type { SQLOutputValue } from "node:sqlite";
+import type { FileType } from "../contract/index.js";
+import type { CodeLinkRecord, LinkRecord, PolicyRecord } from "../engine/db.js";
+
+type Row = Record<string, SQLOutputValue>;
+
+/** Where a snapshot version reads what it was not made with. */
+export interface VersionSource {
+  /** The version's columns but its criteria. */
+  readRow(seq: number): Row;
+  readCriteria(seq: number): string | null;
+  readLinks(seq: number): LinkRecord[];
+  readCodes(seq: number): CodeLinkRecord[];
+}
+
+/**
+ * A version of a snapshot as the engine's record. It is made from what was read with it (at
+ * least `seq` and its dates, which the filters test first) and reads the rest on first use:
+ * a filter over thousands of candidates reads their dates and links, and only the page that is
+ * printed reads titles, summaries and criteria.
+ */
+export class SnapshotVersion implements PolicyRecord {
+  readonly #source: VersionSource;
+  readonly #seq: number;
+  #row: Row | undefined;
+  #links: LinkRecord[] | undefined;
+  #codes: CodeLinkRecord[] | undefined;
+  #criteria: string | null | undefined;
+  #files: PolicyRecord["files"] | undefined;
+  readonly effective_from_date: string;
+  readonly effective_to_date: string | null;
+
+  constructor(source: VersionSource, row: Row, links?: LinkRecord[]) {
+    this.#source = source;
+    this.#seq = Number(row.seq);
+    this.effective_from_date = row.effective_from_date as string;
+    this.effective_to_date = (row.effective_to_date as string | null) ?? null;
+    if ("policy_id" in row) this.#row = row;
+    this.#links = links;
+  }
+
+  #full(): Row {
+    return (this.#row ??= this.#source.readRow(this.#seq));
+  }
+
+  get policy_id(): string {
+    return this.#full().policy_id as string;
+  }
+  get policy_number(): string {
+    return this.#full().policy_number as string;
+  }
+  get title(): string {
+    return this.#full().title as string;
+  }
+  get file_url(): string {
+    return this.#full().file_url as string;
+  }
+  get file_type(): FileType {
+    return this.#full().file_type as FileType;
+  }
+  get listing_url(): string {
+    return this.#full().listing_url as string;
+  }
+  get summary(): string | null {
+    return (this.#full().summary as string | null) ?? null;
+  }
+  get series(): string {
+    return this.#full().series as string;
+  }
+  get files(): PolicyRecord["files"] {
+    if (!this.#files) {
+      const row = this.#full();
+      const files: PolicyRecord["files"] = {};
+      if (row.file_display !== null) files.display = row.file_display as string;
+      if (row.file_text !== null) files.text = row.file_text as string;
+      this.#files = files;
+    }
+    return this.#files;
+  }
+  get criteria_text(): string | null {
+    if (this.#criteria === undefined) this.#criteria = this.#source.readCriteria(this.#seq);
+    return this.#criteria;
+  }
+  get links(): LinkRecord[] {
+    return (this.#links ??= this.#source.readLinks(this.#seq));
+  }
+  get codes(): CodeLinkRecord[] {
+    return (this.#codes ??= this.#source.readCodes(this.#seq));
+  }
+}

@@ -41,9 +41,12 @@ function policyOf(v: Row, links: Row[], packed: string): Record<string, unknown>
     out.files = files;
   }
   out.applicability = links.map((a) => ({ lob_id: a.lob_id, from: a.from, to: a.to }));
-  // The packed records, less the engine's key: the links as the dataset wrote them.
-  out.codes = (JSON.parse(packed) as Array<Record<string, unknown>>).map(
-    ({ key: _key, ...link }) => link,
+  // The packed links: `[code_system, code, relationship, category?]`, as the dataset wrote them.
+  out.codes = (JSON.parse(packed) as Array<[string, string, string, (string | null)?]>).map(
+    ([code_system, code, relationship, ...category]) =>
+      category.length
+        ? { code_system, code, relationship, category: category[0] }
+        : { code_system, code, relationship },
   );
   return out;
 }

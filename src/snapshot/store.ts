@@ -12,6 +12,7 @@ import type {
   PolicyRecord,
   StoreIndex,
 } from "../engine/db.js";
+import { makeCodeKey } from "../engine/codes.js";
 import { hasScopeFilter, matchesScope } from "../engine/links.js";
 import type { TextIndex } from "../engine/text-index.js";
 import type { LoadedDataset } from "../dataset/load.js";
@@ -233,11 +234,29 @@ class SnapshotStore implements StoreIndex {
   }
 
   #readCodes(seq: number): CodeLinkRecord[] {
-    // Packed at build time as the records themselves: one read and one JSON.parse per version.
+    // Packed at build time: one read and one JSON.parse per version.
     const row = this.#stmt("SELECT code_links FROM version_code_links WHERE version = ?").get(seq);
-    const codes = JSON.parse((row?.code_links as string | undefined) ?? "[]") as CodeLinkRecord[];
-    for (const c of codes) c.category ??= null;
+    const packed = JSON.parse((row?.code_links as string | undefined) ?? "[]") as Array<
+      [CodeLinkRecord["code_system"], string, CodeLinkRecord["relationship"], (string | null)?]
+    >;
+    const codes = new Array<CodeLinkRecord>(packed.length);
+    for (let i = 0; i < packed.length; i++) {
+      const [code_system, code, relationship, category = null] = packed[i] as (typeof packed)[0];
+      codes[i] = { code_system, code, key: this.#key(code_system, code), relationship, category };
+    }
     return codes;
+  }
+
+  readonly #keys = new Map<string, Map<string, string>>();
+  readonly #descriptions = new Map<string, string | null>();
+
+  /** A code's key (rule Filter 5), normalised once per spelling. */
+  #key(system: CodeLinkRecord["code_system"], code: string): string {
+    let bySpelling = this.#keys.get(system);
+    if (!bySpelling) this.#keys.set(system, (bySpelling = new Map()));
+    let key = bySpelling.get(code);
+    if (key === undefined) bySpelling.set(code, (key = makeCodeKey(system, code)));
+    return key;
   }
 
   findCandidates(
@@ -399,11 +418,16 @@ class SnapshotStore implements StoreIndex {
       ),
       catalogue: this.#lookup(
         (key) => {
+          // Remembered (a catalogue has tens of thousands of entries at most): a page of code
+          // groups asks for the same few hundred codes again and again.
+          if (this.#descriptions.has(key)) return this.#descriptions.get(key) ?? undefined;
           // The last entry of a key wins, as in the in-memory catalogue.
           const row = this.#stmt(
             "SELECT description FROM code WHERE key = ? ORDER BY seq DESC LIMIT 1",
           ).get(key);
-          return row ? (row.description as string) : undefined;
+          const description = row ? (row.description as string) : undefined;
+          this.#descriptions.set(key, description ?? null);
+          return description;
         },
         Number(this.meta.get("catalogue_keys") ?? 0),
       ),

@@ -41,12 +41,12 @@ function policyOf(v: Row, links: Row[], packed: string): Record<string, unknown>
     out.files = files;
   }
   out.applicability = links.map((a) => ({ lob_id: a.lob_id, from: a.from, to: a.to }));
-  // The packed links: `[code_system, code, relationship, category?]`, as the dataset wrote them.
-  out.codes = (JSON.parse(packed) as Array<[string, string, string, (string | null)?]>).map(
-    ([code_system, code, relationship, ...category]) =>
-      category.length
-        ? { code_system, code, relationship, category: category[0] }
-        : { code_system, code, relationship },
+  // The packed links, `[code_system, code, key, relationship, category?]`, as written.
+  out.codes = (JSON.parse(packed) as Array<[string, string, string, string, (string | null)?]>).map(
+    (l) =>
+      l.length > 4
+        ? { code_system: l[0], code: l[1], relationship: l[3], category: l[4] }
+        : { code_system: l[0], code: l[1], relationship: l[3] },
   );
   return out;
 }

@@ -12,7 +12,6 @@ import type {
   PolicyRecord,
   StoreIndex,
 } from "../engine/db.js";
-import { makeCodeKey } from "../engine/codes.js";
 import { hasScopeFilter, matchesScope } from "../engine/links.js";
 import type { TextIndex } from "../engine/text-index.js";
 import type { LoadedDataset } from "../dataset/load.js";
@@ -234,30 +233,25 @@ class SnapshotStore implements StoreIndex {
   }
 
   #readCodes(seq: number): CodeLinkRecord[] {
-    // Packed at build time: one read and one JSON.parse per version.
+    // Packed at build time, keys included: one read and one JSON.parse per version.
     const row = this.#stmt("SELECT code_links FROM version_code_links WHERE version = ?").get(seq);
-    const packed = JSON.parse((row?.code_links as string | undefined) ?? "[]") as Array<
-      [CodeLinkRecord["code_system"], string, CodeLinkRecord["relationship"], (string | null)?]
-    >;
+    type Packed = [string, string, string, string, (string | null)?];
+    const packed = JSON.parse((row?.code_links as string | undefined) ?? "[]") as Packed[];
     const codes = new Array<CodeLinkRecord>(packed.length);
     for (let i = 0; i < packed.length; i++) {
-      const [code_system, code, relationship, category = null] = packed[i] as (typeof packed)[0];
-      codes[i] = { code_system, code, key: this.#key(code_system, code), relationship, category };
+      const l = packed[i] as Packed;
+      codes[i] = {
+        code_system: l[0] as CodeLinkRecord["code_system"],
+        code: l[1],
+        key: l[2],
+        relationship: l[3] as CodeLinkRecord["relationship"],
+        category: l.length > 4 ? (l[4] ?? null) : null,
+      };
     }
     return codes;
   }
 
-  readonly #keys = new Map<string, Map<string, string>>();
   readonly #descriptions = new Map<string, string | null>();
-
-  /** A code's key (rule Filter 5), normalised once per spelling. */
-  #key(system: CodeLinkRecord["code_system"], code: string): string {
-    let bySpelling = this.#keys.get(system);
-    if (!bySpelling) this.#keys.set(system, (bySpelling = new Map()));
-    let key = bySpelling.get(code);
-    if (key === undefined) bySpelling.set(code, (key = makeCodeKey(system, code)));
-    return key;
-  }
 
   findCandidates(
     filter: PolicyFilter,

@@ -209,26 +209,19 @@ class SnapshotWriter implements SnapshotSink {
     });
     this.#counts.applicabilityLinks += p.applicability.length;
     // Each code link as a row (for indexes and analysts), and all of them once more, packed as
-    // one JSON array of `[code_system, code, relationship, category]` (no category where the
-    // dataset left it out): a version's links come back in one read and one JSON.parse.
+    // one JSON array of `[code_system, code, key, relationship, category]` (no category where
+    // the dataset left it out): a version's links come back in one read and one JSON.parse.
     const packed: unknown[] = [];
     const insert = this.#insert.codeLink;
     for (let j = 0; j < p.codes.length; j++) {
       const c = p.codes[j] as DatasetPolicy["codes"][number];
       const category = (c as { category?: string | null }).category;
-      insert.run(
-        i,
-        j,
-        c.code_system,
-        c.code,
-        this.#key(c.code_system, c.code),
-        c.relationship,
-        category ?? null,
-      );
+      const key = this.#key(c.code_system, c.code);
+      insert.run(i, j, c.code_system, c.code, key, c.relationship, category ?? null);
       packed.push(
         category === undefined
-          ? [c.code_system, c.code, c.relationship]
-          : [c.code_system, c.code, c.relationship, category],
+          ? [c.code_system, c.code, key, c.relationship]
+          : [c.code_system, c.code, key, c.relationship, category],
       );
     }
     this.#insert.packed.run(i, JSON.stringify(packed));

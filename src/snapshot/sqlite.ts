@@ -41,13 +41,18 @@ export async function loadSqlite(what = "snapshots"): Promise<SqliteModule> {
     return (original as (...a: unknown[]) => void).call(process, warning, ...args);
   } as typeof process.emitWarning;
   try {
-    // Not import(): the CLI's bundle runs from a code cache where dynamic import is not wired,
-    // and every Node.js with node:sqlite has process.getBuiltinModule.
+    // Not import(): the CLI's bundle runs as a script where dynamic import is not wired, and
+    // every Node.js with node:sqlite (22.13+) has process.getBuiltinModule (22.3+).
     const get = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule;
-    loaded = (get ? get("node:sqlite") : await import("node:sqlite")) as SqliteModule;
+    loaded = get?.call(process, "node:sqlite") as SqliteModule | undefined;
   } finally {
     process.emitWarning = original;
   }
+  if (!loaded)
+    throw new UsageError(
+      `${what} need node:sqlite, which this Node.js ${process.versions.node} does not provide`,
+      `Run with Node.js ${SQLITE_NODE}+, or use a JSON dataset.`,
+    );
   return loaded;
 }
 

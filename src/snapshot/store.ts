@@ -17,6 +17,7 @@ import type { TextIndex } from "../engine/text-index.js";
 import type { LoadedDataset } from "../dataset/load.js";
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from "./schema.js";
 import { SnapshotVersion, type VersionSource } from "./version.js";
+import { dayNumber, OPEN_END } from "./days.js";
 import { loadSqlite } from "./sqlite.js";
 
 type Row = Record<string, SQLOutputValue>;
@@ -94,19 +95,10 @@ function positionsOf(rows: Row[], posOf: Int32Array): number[] {
   return rows.map((r) => posOf[Number(r.seq)] as number).sort((a, b) => a - b);
 }
 
-function intersect(a: readonly number[], b: readonly number[]): number[] {
-  const out: number[] = [];
-  for (let i = 0, j = 0; i < a.length && j < b.length;) {
-    const x = a[i] as number;
-    const y = b[j] as number;
-    if (x === y) {
-      out.push(x);
-      i++;
-      j++;
-    } else if (x < y) i++;
-    else j++;
-  }
-  return out;
+interface Posting {
+  docs: Int32Array;
+  titleCounts: Int32Array;
+  summaryCounts: Int32Array;
 }
 
 class SnapshotStore implements StoreIndex {
@@ -118,6 +110,9 @@ class SnapshotStore implements StoreIndex {
   readonly #sql: Record<string, StatementSync> = {};
   #lengths: { title: Int32Array; summary: Int32Array; sums: Float64Array } | undefined;
   #linkedLobs: ReadonlySet<string> | undefined;
+  #dayArrays: { from: Int32Array; to: Int32Array } | undefined;
+  #lobArrays: { start: Int32Array; positions: Int32Array } | undefined;
+  readonly #lobSeq = new Map<string, number>();
   #posOfSeq: Int32Array | undefined;
   #seqOfPos: Int32Array | undefined;
 
@@ -136,8 +131,12 @@ class SnapshotStore implements StoreIndex {
         ]),
     );
     this.lobs = db
-      .prepare("SELECT lob_id, payer_id, lob, state FROM lob ORDER BY seq")
+      .prepare("SELECT seq, lob_id, payer_id, lob, state FROM lob ORDER BY seq")
       .all()
+      .map((r) => {
+        this.#lobSeq.set(r.lob_id as string, Number(r.seq));
+        return r;
+      })
       .map((r) => ({
         lob_id: r.lob_id as string,
         payer_id: r.payer_id as string,
@@ -252,69 +251,109 @@ class SnapshotStore implements StoreIndex {
   }
 
   readonly #descriptions = new Map<string, string | null>();
+  readonly #byCode = new Map<string, number[] | null>();
+  readonly #termPostings = new Map<string, Posting | null>();
 
   findCandidates(
     filter: PolicyFilter,
     _today: string,
     within?: readonly number[],
   ): readonly number[] {
-    let result: number[] | null = null;
+    const tests: Array<(pos: number) => boolean> = [];
     const window = filter.effective_date;
     if (filter.retired != null || window) {
-      const where: string[] = [];
-      const params: string[] = [];
-      if (filter.retired === true) where.push("effective_to_date IS NOT NULL");
-      if (filter.retired === false) where.push("effective_to_date IS NULL");
-      if (window?.start != null) {
-        where.push("(effective_to_date IS NULL OR effective_to_date > ?)");
-        params.push(window.start);
-      }
-      if (window?.end != null) {
-        where.push("effective_from_date <= ?");
-        params.push(window.end);
-      }
-      if (within) {
-        where.push("seq IN (SELECT value FROM json_each(?))");
-        params.push(JSON.stringify(within.map((p) => this.#seqs()[p])));
-      }
-      const sql = `SELECT seq FROM version${where.length ? ` WHERE ${where.join(" AND ")}` : ""}`;
-      result = positionsOf(this.#stmt(sql).all(...params), this.#positions());
+      const { from, to } = this.#days();
+      const retired = filter.retired;
+      const start = window?.start != null ? dayNumber(window.start) : null;
+      const end = window?.end != null ? dayNumber(window.end) : null;
+      tests.push((p) => {
+        const t = to[p] as number;
+        if (retired === true && t === OPEN_END) return false;
+        if (retired === false && t !== OPEN_END) return false;
+        if (start !== null && t !== OPEN_END && !(t > start)) return false;
+        return end === null || (from[p] as number) <= end;
+      });
     }
     if (hasScopeFilter(filter)) {
       // The LOBs that one link could satisfy the scope fields with (rule Filter 4 decides, per
       // LOB); the versions linked to any of them, in any period, are the candidates.
-      const set = new Set<number>();
-      const lobs = this.lobs
-        .filter((lob) => matchesScope([{ lob, from: "", to: null }], filter))
-        .map((l) => l.lob_id);
-      const posOf = this.#positions();
-      const rows = within
-        ? this.#stmt(
-            "SELECT DISTINCT version FROM applicability WHERE version IN (SELECT value FROM json_each(?)) AND lob_id IN (SELECT value FROM json_each(?))",
-          ).all(JSON.stringify(within.map((p) => this.#seqs()[p])), JSON.stringify(lobs))
-        : this.#stmt(
-            "SELECT version FROM applicability WHERE lob_id IN (SELECT value FROM json_each(?))",
-          ).all(JSON.stringify(lobs));
-      for (const r of rows) set.add(posOf[Number(r.version)] as number);
-      const scoped = [...set].sort((a, b) => a - b);
-      result = result ? intersect(result, scoped) : scoped;
+      const { start, positions } = this.#lobLinks();
+      const marked = new Uint8Array(this.count);
+      for (const lob of this.lobs) {
+        if (!matchesScope([{ lob, from: "", to: null }], filter)) continue;
+        const i = this.#lobSeq.get(lob.lob_id) as number;
+        for (let k = start[i] as number; k < (start[i + 1] as number); k++)
+          marked[positions[k] as number] = 1;
+      }
+      tests.push((p) => marked[p] === 1);
     }
-    return result ?? Array.from({ length: this.count }, (_, i) => i);
+    const keep = (p: number) => tests.every((t) => t(p));
+    if (within) return within.filter(keep);
+    const out: number[] = [];
+    for (let p = 0; p < this.count; p++) if (keep(p)) out.push(p);
+    return out;
+  }
+
+  /** Each version's dates as day numbers, by position (stored at build time). */
+  #days(): { from: Int32Array; to: Int32Array } {
+    return (this.#dayArrays ??= {
+      from: int32s(this.meta.get("from_days"), this.count),
+      to: int32s(this.meta.get("to_days"), this.count),
+    });
+  }
+
+  /** Each LOB's linked versions: LOB `seq` i's positions are `start[i]` up to `start[i + 1]`. */
+  #lobLinks(): { start: Int32Array; positions: Int32Array } {
+    if (!this.#lobArrays) {
+      const start = int32s(this.meta.get("lob_start"), this.#lobSeq.size + 1);
+      const total = start[this.#lobSeq.size] as number;
+      this.#lobArrays = { start, positions: int32s(this.meta.get("lob_positions"), total) };
+    }
+    return this.#lobArrays;
   }
 
   listLinkedLobIds(): ReadonlySet<string> {
-    return (this.#linkedLobs ??= new Set(
-      this.#stmt("SELECT DISTINCT lob_id FROM applicability")
-        .all()
-        .map((r) => r.lob_id as string),
-    ));
+    if (!this.#linkedLobs) {
+      const { start } = this.#lobLinks();
+      const linked = new Set<string>();
+      for (const [id, i] of this.#lobSeq)
+        if ((start[i + 1] as number) > (start[i] as number)) linked.add(id);
+      this.#linkedLobs = linked;
+    }
+    return this.#linkedLobs;
   }
 
   findStartingBetween(from: string, to: string): readonly number[] {
-    return positionsOf(
-      this.#stmt("SELECT seq FROM version WHERE effective_from_date BETWEEN ? AND ?").all(from, to),
-      this.#positions(),
-    );
+    const days = this.#days().from;
+    const lo = dayNumber(from);
+    const hi = dayNumber(to);
+    const out: number[] = [];
+    for (let p = 0; p < this.count; p++) {
+      const d = days[p] as number;
+      if (d >= lo && d <= hi) out.push(p);
+    }
+    return out;
+  }
+
+  /** A term's postings, read once (a server's queries repeat their terms); null if none. */
+  #postings(term: string): Posting | null {
+    const known = this.#termPostings.get(term);
+    if (known !== undefined) return known;
+    const row = this.#stmt("SELECT id FROM term WHERE term = ?").get(term);
+    let list: Posting | null = null;
+    if (row) {
+      const rows = this.#stmt(
+        "SELECT pos, title_count, summary_count FROM posting WHERE term = ? ORDER BY pos",
+      ).all(row.id as number);
+      list = {
+        docs: Int32Array.from(rows, (r) => Number(r.pos)),
+        titleCounts: Int32Array.from(rows, (r) => Number(r.title_count)),
+        summaryCounts: Int32Array.from(rows, (r) => Number(r.summary_count)),
+      };
+    }
+    if (this.#termPostings.size >= 1024) this.#termPostings.clear();
+    this.#termPostings.set(term, list);
+    return list;
   }
 
   loadTextIndex(terms: readonly string[]): TextIndex {
@@ -325,18 +364,14 @@ class SnapshotStore implements StoreIndex {
       sums: new Float64Array(n),
     };
     const ids = new Map<string, number>();
-    const lists: Row[][] = [];
-    const find = this.#stmt("SELECT id FROM term WHERE term = ?");
-    const read = this.#stmt(
-      "SELECT pos, title_count, summary_count FROM posting WHERE term = ? ORDER BY pos",
-    );
+    const lists: Posting[] = [];
     for (const t of new Set(terms)) {
-      const row = find.get(t);
-      if (!row) continue;
+      const list = this.#postings(t);
+      if (!list) continue;
       ids.set(t, lists.length);
-      lists.push(read.all(row.id as number));
+      lists.push(list);
     }
-    const size = lists.reduce((s, l) => s + l.length, 0);
+    const size = lists.reduce((s, l) => s + l.docs.length, 0);
     const start = new Int32Array(lists.length + 1);
     const docs = new Int32Array(size);
     const titleCounts = new Int32Array(size);
@@ -344,11 +379,10 @@ class SnapshotStore implements StoreIndex {
     let at = 0;
     lists.forEach((list, id) => {
       start[id] = at;
-      for (const r of list) {
-        docs[at] = Number(r.pos);
-        titleCounts[at] = Number(r.title_count);
-        summaryCounts[at++] = Number(r.summary_count);
-      }
+      docs.set(list.docs, at);
+      titleCounts.set(list.titleCounts, at);
+      summaryCounts.set(list.summaryCounts, at);
+      at += list.docs.length;
     });
     start[lists.length] = at;
     return {
@@ -395,11 +429,17 @@ class SnapshotStore implements StoreIndex {
       }, this.count),
       byCode: this.#lookup(
         (key) => {
+          // Remembered for a server's next requests (bounded; the lists are never changed).
+          const known = this.#byCode.get(key);
+          if (known !== undefined) return known ?? undefined;
           const posOf = this.#positions();
           const set = new Set<number>();
           for (const r of this.#stmt("SELECT version FROM code_link WHERE key = ?").all(key))
             set.add(posOf[Number(r.version)] as number);
-          return set.size ? [...set].sort((x, y) => x - y) : undefined;
+          const list = set.size ? [...set].sort((x, y) => x - y) : null;
+          if (this.#byCode.size >= 2048) this.#byCode.clear();
+          this.#byCode.set(key, list);
+          return list ?? undefined;
         },
         Number(this.meta.get("codes") ?? 0),
       ),

@@ -16,6 +16,7 @@ import {
   SNAPSHOT_TABLES,
   SNAPSHOT_VERSION,
 } from "./schema.js";
+import { dayNumber, OPEN_END } from "./days.js";
 import { loadSqlite } from "./sqlite.js";
 
 export interface SnapshotWriterOptions {
@@ -298,6 +299,36 @@ class SnapshotWriter implements SnapshotSink {
     }
     meta.run("pos_of_seq", bytesOf(posOfSeq));
     meta.run("seq_of_pos", bytesOf(seqOfPos));
+    // What the candidate step scans without SQL: each version's dates as day numbers, and
+    // each LOB's linked versions (positions ascending, LOBs in their `seq` order).
+    const n = this.#counts.policies;
+    const fromDays = new Int32Array(n);
+    const toDays = new Int32Array(n);
+    for (const row of db
+      .prepare(
+        "SELECT o.pos, v.effective_from_date AS f, v.effective_to_date AS t FROM version_order o JOIN version v ON v.seq = o.version",
+      )
+      .iterate()) {
+      fromDays[Number(row.pos)] = dayNumber(row.f as string);
+      toDays[Number(row.pos)] = row.t === null ? OPEN_END : dayNumber(row.t as string);
+    }
+    meta.run("from_days", bytesOf(fromDays));
+    meta.run("to_days", bytesOf(toDays));
+    const lobStart = new Int32Array(this.#counts.lobs + 1);
+    const lobPositions: number[] = [];
+    let lastLob = -1;
+    for (const row of db
+      .prepare(
+        "SELECT DISTINCT l.seq AS lob, o.pos FROM applicability a JOIN lob l ON l.lob_id = a.lob_id JOIN version_order o ON o.version = a.version ORDER BY l.seq, o.pos",
+      )
+      .iterate()) {
+      const lob = Number(row.lob);
+      while (lastLob < lob) lobStart[++lastLob] = lobPositions.length;
+      lobPositions.push(Number(row.pos));
+    }
+    while (lastLob < this.#counts.lobs) lobStart[++lastLob] = lobPositions.length;
+    meta.run("lob_start", bytesOf(lobStart));
+    meta.run("lob_positions", bytesOf(Int32Array.from(lobPositions)));
     meta.run("title_terms", bytesOf(index.titleLengths));
     meta.run("summary_terms", bytesOf(index.summaryLengths));
     meta.run("title_total", index.titleTotal);

@@ -232,7 +232,7 @@ export async function snapshotPart(ensureDataset) {
   if (built5)
     info(
       "data build of the 5M-link dataset",
-      `${fmt(built5.ms / 1000, 1)} s, peak ${mb(built5.maxRssKb)} (${fmt(statSync(json5).size / 1e6, 0)} MB of JSON, over V8's string limit)`,
+      `${fmt(built5.ms / 1000, 1)} s, peak ${mb(built5.maxRssKb)} (${fmt(statSync(json5).size / 1e6, 0)} MB of JSON)`,
     );
   await oneShot("big5m.db", db5, 2.5);
 }

@@ -1,9 +1,11 @@
 import type { ApiRequest } from "../api/request.js";
 import type { ApiClient } from "../backend/client.js";
+import { listCatalogueIds } from "../backend/catalogue-ids.js";
 import { fetchPages } from "../backend/paginate.js";
 import type { CommandContext } from "../cli/context.js";
 import type { Envelope } from "../contract/index.js";
 import { writeList, type ListOutput } from "../output/list.js";
+import { respellInput, type IdField } from "../requests/catalogue-ids.js";
 
 export interface ListCommand<T> {
   /** Request input before validation (a filter body or a query object). */
@@ -13,6 +15,8 @@ export interface ListCommand<T> {
   send: (client: ApiClient, request: ApiRequest) => Promise<Envelope<T>>;
   all: boolean;
   dryRun: boolean;
+  /** Payer and LOB ids of the input, put in the catalogue's spelling before sending. */
+  idFields?: readonly IdField[];
   /** How to show the items; called once the backend is open (so it may ask for today). */
   view: () => Promise<Omit<ListOutput<T>, "format" | "io" | "all" | "notice">>;
 }
@@ -23,13 +27,20 @@ export interface ListCommand<T> {
  */
 export async function runListCommand<T>(ctx: CommandContext, spec: ListCommand<T>): Promise<void> {
   const build = (input: Record<string, unknown>) => spec.build(ctx.offlineClient(), input);
-  const request = build(spec.input);
-  if (spec.dryRun) return ctx.printDryRun(request);
+  const checked = build(spec.input);
+  if (spec.dryRun) return ctx.printDryRun(checked);
   const client = await ctx.client();
-  const start = typeof spec.input.offset === "number" ? spec.input.offset : 0;
+  // Every check has passed; only now may the payer or LOB list be asked for.
+  const input = spec.idFields
+    ? await respellInput(spec.input, spec.idFields, (kind) =>
+        listCatalogueIds(client, kind, ctx.warn),
+      )
+    : spec.input;
+  const request = input === spec.input ? checked : build(input);
+  const start = typeof input.offset === "number" ? input.offset : 0;
   const pages = fetchPages(
     spec.all,
-    (offset) => spec.send(client, offset === start ? request : build({ ...spec.input, offset })),
+    (offset) => spec.send(client, offset === start ? request : build({ ...input, offset })),
     start,
     ctx.warn,
   );

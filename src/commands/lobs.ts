@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import type { RunEnvironment } from "../cli/context.js";
 import { LobCategory } from "../contract/index.js";
 import { LOB_CSV_COLUMNS } from "../output/columns.js";
-import { buildLobsQuery, lobsFlagFor, type LobsFlags } from "../requests/lobs.js";
+import { buildLobsQuery, LOBS_ID_FIELDS, lobsFlagFor, type LobsFlags } from "../requests/lobs.js";
 import { runListCommand } from "./list-command.js";
 import { collect, examples, withContext } from "./shared.js";
 
@@ -44,6 +44,7 @@ export function registerLobs(program: Command, run: RunEnvironment): void {
           send: (client, request) => client.lobs(request),
           all: Boolean(opts.all),
           dryRun: Boolean(opts.dryRun),
+          idFields: LOBS_ID_FIELDS,
           view: async () => ({
             renderTable: async (items) =>
               (await import("../output/catalog-view.js")).renderLobTable(items, ctx.io),

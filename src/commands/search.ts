@@ -2,7 +2,12 @@ import type { Command } from "commander";
 import type { RunEnvironment } from "../cli/context.js";
 import { LobCategory, Sort } from "../contract/index.js";
 import { POLICY_CSV_COLUMNS } from "../output/columns.js";
-import { buildSearchRequest, searchFlagFor, type SearchFlags } from "../requests/search.js";
+import {
+  buildSearchRequest,
+  SEARCH_ID_FIELDS,
+  searchFlagFor,
+  type SearchFlags,
+} from "../requests/search.js";
 import { runListCommand } from "./list-command.js";
 import { collect, examples, readJsonInput, withContext } from "./shared.js";
 
@@ -10,6 +15,7 @@ type Opts = Omit<SearchFlags, "words"> & { body?: string; dryRun?: boolean };
 
 /** `coverage search [words...]` → `POST /v1/policies/filter`. */
 export function registerSearch(program: Command, run: RunEnvironment): void {
+  const retiredFlags: string[] = [];
   program
     .command("search")
     .description("find policies by text, code, payer, line of business, state and date")
@@ -33,6 +39,8 @@ export function registerSearch(program: Command, run: RunEnvironment): void {
     .option("--effective-on <date>", "in effect on DATE (start and end)")
     .option("--retired", "retired versions only")
     .option("--no-retired", "versions not retired (upcoming included)")
+    .on("option:retired", () => retiredFlags.push("--retired"))
+    .on("option:no-retired", () => retiredFlags.push("--no-retired"))
     .option("--sort <sort>", `result order: ${Sort.options.join(", ")} (default relevance)`)
     .option("--limit <n>", "results per page, 1-100 (default 20)")
     .option("--offset <n>", "results to skip (default 0)")
@@ -52,13 +60,14 @@ export function registerSearch(program: Command, run: RunEnvironment): void {
     .action(
       withContext<Opts>(run, async (ctx, opts, [words]) => {
         const base = opts.body ? await readJsonInput(opts.body, "--body") : undefined;
-        const flags: SearchFlags = { ...opts, words: words as string[] };
+        const flags: SearchFlags = { ...opts, words: words as string[], retiredFlags };
         await runListCommand(ctx, {
           input: buildSearchRequest(flags, base),
           build: (client, body) => client.build.filter(body, (loc) => searchFlagFor(loc, flags)),
           send: (client, request) => client.filter(request),
           all: Boolean(opts.all),
           dryRun: Boolean(opts.dryRun),
+          idFields: SEARCH_ID_FIELDS,
           view: async () => {
             const today = await ctx.today();
             return {

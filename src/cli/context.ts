@@ -7,7 +7,7 @@ import { readProfile } from "../config/read.js";
 import { resolveToday } from "../engine/time.js";
 import { createIo, stripControls, type Io } from "../output/terminal.js";
 import { checkBaseUrl } from "../backend/base-url.js";
-import { maskSecrets } from "../backend/http-redact.js";
+import { maskSecrets, redactUrl } from "../backend/http-redact.js";
 import { describeRequest } from "./dry-run.js";
 import {
   resolveProfileName,
@@ -72,6 +72,17 @@ export async function createContext(
     if (!settings.quiet) io.stderr.write(`warning: ${stripControls(message)}\n`);
   };
 
+  // The API answers with its own data and date: these two flags change nothing there.
+  if (settings.backend.kind === "http")
+    for (const [flag, given] of [
+      ["--data", flags.data],
+      ["--today", flags.today],
+    ] as const)
+      if (given !== undefined)
+        warn(
+          `${flag} applies to the local engine only; the API at ${redactUrl(settings.backend.baseUrl, [settings.apiKey])} answers from its own data and date (use --local to query the local engine).`,
+        );
+
   const open = () =>
     (transport ??= (async () => {
       if (settings.backend.kind === "local") {
@@ -127,6 +138,10 @@ export async function createContext(
       // The key never shows, also where the user put it in --api-url or a search text.
       const line = JSON.stringify(describeRequest(resolveBaseUrl(settings), req, keySet));
       io.stdout.write(maskSecrets(line, [settings.apiKey]) + "\n");
+      if (settings.backend.kind === "http" && !settings.apiKey && req.path.startsWith("/v1/"))
+        warn(
+          "no API key is set: the real run would fail (exit 3). Set one with `coverage config set api-key` (reads stdin) or COVERAGE_API_KEY.",
+        );
     },
     notice,
     warn,

@@ -244,7 +244,8 @@ describe.concurrent("rule Filter 5: codes", () => {
       ["k/dotless/2020-01-01", "k/dotted/2020-01-01"],
     ],
     ["case-insensitive codes", ["--code", "HCPCS:E0601"], ["k/dotted/2020-01-01"]],
-    ["other system, same code: no match", ["--code", "HCPCS:97110"], []],
+    // The flag refuses a CPT-shaped code under HCPCS (exit 2); a body still asks the engine.
+    ["other system, same code: no match", ["--body", data("bodies/hcpcs-97110.json")], []],
     [
       "relationship covers",
       ["--code", "CPT:97110", "--relationship", "covers"],
@@ -719,19 +720,19 @@ describe.concurrent("invalid values: exit 2, `loc: message` lines, nothing on st
     [["--lob", "medicare"], ["body.policies.lobs.0: Input should be 'commercial'"]],
     [
       ["--effective-start", "2024-02-30"],
-      ["body.policies.effective_date.start: Input should be a valid date in the format YYYY-MM-DD"],
+      ["error: --effective-start '2024-02-30' is not a real date"],
     ],
     [["--sort", "newest"], ["body.sort: Input should be 'policy_id_asc'"]],
     [
-      ["--code", "CPT:1", "--match", "most"],
+      ["--code", "CPT:97110", "--match", "most"],
       ["body.policies.code_refs.match: Input should be 'any' or 'all'"],
     ],
     [
-      ["--limit", "200", "--state", "CA,qq", "--effective-end", "2023-02-29"],
+      ["--limit", "200", "--state", "CA,qq", "--offset", "-2"],
       [
         "body.limit: Input should be less than or equal to 100",
         "body.policies.states.1: Input should be one of",
-        "body.policies.effective_date.end: Input should be a valid date",
+        "body.offset: Input should be greater than or equal to 0",
       ],
     ],
   ])("%j", async (args, lines) => {

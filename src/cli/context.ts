@@ -5,6 +5,7 @@ import { LOCAL_BASE_URL } from "../backend/local.js";
 import type { Transport } from "../backend/transport.js";
 import { readProfile } from "../config/read.js";
 import { resolveToday } from "../engine/time.js";
+import { createPendingSpinner } from "../output/spinner.js";
 import { createIo, stripControls, type Io } from "../output/terminal.js";
 import { checkBaseUrl } from "../backend/base-url.js";
 import { maskSecrets, redactUrl } from "../backend/http-redact.js";
@@ -60,6 +61,18 @@ export async function createContext(
   const io = await createIo(flags.color, env, run.stdout, run.stderr);
   const now = run.now ?? (() => new Date());
   let transport: Promise<{ transport: Transport; today: string }> | undefined;
+  // While a call is pending (after ~300 ms, on a terminal): a spinner on stderr.
+  const spinner = createPendingSpinner(io, settings.quiet);
+  const spinning = (t: Transport): Transport => ({
+    kind: t.kind,
+    baseUrl: t.baseUrl,
+    send: (req) =>
+      spinner.around(
+        t.send(req),
+        `Waiting for ${t.kind === "local" ? "the local engine" : new URL(t.baseUrl).host}: ${req.method} ${req.path}`,
+      ),
+    close: () => t.close?.() ?? Promise.resolve(),
+  });
 
   // A line on stderr for people, dimmed; `notice` only when a person is there to read it.
   const say = (message: string) => {
@@ -98,20 +111,22 @@ export async function createContext(
             `${settings.backend.data ? `Using the local engine over ${settings.backend.data}` : "Using the bundled sample data"} (no API configured). Point at the live API with --api-url, COVERAGE_API_URL or \`coverage config set api-url URL\`.`,
           );
         const today = resolveToday(settings.today, undefined, loaded.db.asOf, now());
-        return { transport: createLocalTransport(loaded, today), today };
+        return { transport: spinning(createLocalTransport(loaded, today)), today };
       }
       const { createHttpTransport } = await import("../backend/http.js");
-      const t = createHttpTransport({
-        baseUrl: settings.backend.baseUrl,
-        apiKey: settings.apiKey,
-        timeoutMs: settings.timeoutMs,
-        verbose: settings.verbose ? (line) => io.stderr.write(line + "\n") : undefined,
-        notify: (line) => {
-          if (!settings.quiet) io.stderr.write(line + "\n");
-        },
-        signal: run.signal,
-        env,
-      });
+      const t = spinning(
+        createHttpTransport({
+          baseUrl: settings.backend.baseUrl,
+          apiKey: settings.apiKey,
+          timeoutMs: settings.timeoutMs,
+          verbose: settings.verbose ? (line) => spinner.write(line) : undefined,
+          notify: (line) => {
+            if (!settings.quiet) spinner.write(line);
+          },
+          signal: run.signal,
+          env,
+        }),
+      );
       return { transport: t, today: resolveToday(settings.today, undefined, null, now()) };
     })());
 

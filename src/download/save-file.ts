@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { writeSync } from "node:fs";
+import { constants, writeSync } from "node:fs";
 import { type FileHandle, link, open, rename, unlink } from "node:fs/promises";
 import path from "node:path";
 import { addAbortSignal, type Readable } from "node:stream";
@@ -28,6 +28,8 @@ export interface SaveOptions {
   /** The run's environment (proxy variables). */
   env: NodeJS.ProcessEnv;
   stdout: NodeJS.WritableStream;
+  /** Whether stdout is a terminal: a binary file is not written there without `force`. */
+  stdoutIsTTY?: boolean | undefined;
   progress?: ProgressSink | undefined;
   verbose?: ((line: string) => void) | undefined;
   /** V8's collector for freeing spent read buffers (tests pass a spy). */
@@ -88,6 +90,43 @@ async function commit(temp: string, target: string, force: boolean): Promise<voi
   await unlink(temp).catch(() => undefined);
 }
 
+/** The OS's words for an error: `no space left on device` from `ENOSPC: no space left on device, write`. */
+function describeOsError(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  const words = /^[A-Z0-9_]+: ([^,]+)/.exec(e.message ?? "")?.[1];
+  return words && e.code ? `${words} (${e.code})` : (e.code ?? String(err));
+}
+
+/**
+ * A failure of this machine to write the file (disk full, read-only, an I/O error): exit 2,
+ * naming the path and the OS error, never mistaken for a transfer that was cut off.
+ */
+export function writeError(err: unknown, target: string): CliError {
+  if (err instanceof CliError) return err;
+  return new UsageError(
+    `cannot write ${target}: ${describeOsError(err)}`,
+    "Nothing was saved. Free space or choose another place with -o, then run the command again.",
+  );
+}
+
+/** `writeChunk`, its failure reported as a write error of `target` (no await in the hot loop). */
+function writeChunkTo(fd: number, chunk: Buffer | string, target: string): number {
+  try {
+    return writeChunk(fd, chunk);
+  } catch (err) {
+    throw writeError(err, target);
+  }
+}
+
+/** Runs a step that writes locally; its failure is a write error, not a transfer failure. */
+async function writing<T>(target: string, step: () => T | Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    throw writeError(err, target);
+  }
+}
+
 function failure(err: unknown, bytes: number, target: string): CliError {
   if (err instanceof CliError) return err;
   const code = (err as NodeJS.ErrnoException).code;
@@ -101,7 +140,7 @@ function failure(err: unknown, bytes: number, target: string): CliError {
       `cannot write ${target} (${code})`,
       "Choose a folder you can write to with -o.",
     );
-  if (code === "ENOSPC") return new UnexpectedError(`no space left to write ${target}`);
+  if (code === "ENOSPC") return writeError(err, target);
   const why = err instanceof Error ? err.message : String(err);
   return new UnexpectedError(
     `the download was cut off after ${bytes} bytes (${code ?? why})`,
@@ -133,14 +172,16 @@ export async function writeFileAtomically(
     addAbortSignal(options.signal, source);
     file = await open(temp, "wx");
     created = true;
+    const fd = file.fd;
     const reclaim = reclaimReadBuffers(RECLAIM_EVERY, options.collector);
     for await (const chunk of source as AsyncIterable<Buffer | string>) {
-      bytes += writeChunk(file.fd, chunk);
+      bytes += writeChunkTo(fd, chunk, target);
       reclaim(bytes);
       options.onBytes?.(bytes);
     }
-    await file.close();
+    const done = file;
     file = undefined;
+    await writing(target, () => done.close());
     if (options.expectedSize !== undefined && bytes !== options.expectedSize)
       throw new UnexpectedError(
         `the download was cut off: ${bytes} of ${options.expectedSize} bytes arrived`,
@@ -155,6 +196,55 @@ export async function writeFileAtomically(
     if (options.signal.aborted) throw new InterruptedError(INTERRUPTED);
     throw failure(err, bytes, target);
   }
+}
+
+/**
+ * Streams a readable into a character device or FIFO (`-o /dev/null`, a named pipe), opened
+ * as it is (no temporary file, no rename: that would replace the device). Write errors are
+ * reported as such (`-o /dev/full`: no space left on device, exit 2).
+ */
+export async function writeToDevice(
+  source: Readable,
+  target: string,
+  options: {
+    signal: AbortSignal;
+    expectedSize?: number | undefined;
+    onBytes?: (n: number) => void;
+    collector?: (() => Collect | null) | undefined;
+  },
+): Promise<number> {
+  let bytes = 0;
+  let file: FileHandle | undefined;
+  try {
+    addAbortSignal(options.signal, source);
+    // Write-only, without O_CREAT or O_TRUNC: a device that vanished is not made a file.
+    file = await writing(target, () => open(target, constants.O_WRONLY));
+    const fd = file.fd;
+    const reclaim = reclaimReadBuffers(RECLAIM_EVERY, options.collector);
+    for await (const chunk of source as AsyncIterable<Buffer | string>) {
+      bytes += writeChunkTo(fd, chunk, target);
+      reclaim(bytes);
+      options.onBytes?.(bytes);
+    }
+    const done = file;
+    file = undefined;
+    await writing(target, () => done.close());
+    if (options.expectedSize !== undefined && bytes !== options.expectedSize)
+      throw new UnexpectedError(
+        `the download was cut off: ${bytes} of ${options.expectedSize} bytes arrived`,
+        "Run the command again (it asks for a fresh link).",
+      );
+    return bytes;
+  } catch (err) {
+    await file?.close().catch(() => undefined);
+    if (options.signal.aborted) throw new InterruptedError("download interrupted");
+    throw failure(err, bytes, target);
+  }
+}
+
+/** Text a terminal can show; anything else (a PDF) would fill it with control bytes. */
+function isText(contentType: string): boolean {
+  return /^text\//i.test(contentType);
 }
 
 /** The --verbose summary of a finished transfer: bytes, time and rate (MiB/s). */
@@ -176,12 +266,22 @@ export async function saveDownload(link: DownloadLink, options: SaveOptions): Pr
   const name = safeBaseName(link.filename, link.content_type);
   const target = await resolveTarget(options.output, name, options.cwd);
   if (target.kind === "file") await checkOverwrite(target.path, options.force);
+  if (
+    target.kind === "stdout" &&
+    options.stdoutIsTTY &&
+    !options.force &&
+    !isText(link.content_type)
+  )
+    throw new UsageError(
+      `refusing to write a binary file (${link.content_type}) to the terminal`,
+      `Redirect it (> ${name}), save it with -o ${name}, ask for the text version with --text, or add --force.`,
+    );
   // From the file request to the file in place: the figure `npm run bench` compares with curl's.
   const started = performance.now();
   const source = await openSource(link.url, options);
   const { progress } = options;
   const report = (bytes: number) => options.verbose?.(formatTransferLine(bytes, started));
-  progress?.start(target.kind === "file" ? path.basename(target.path) : name, source.size);
+  progress?.start(target.kind === "stdout" ? name : path.basename(target.path), source.size);
   try {
     if (target.kind === "stdout") {
       let bytes = 0;
@@ -197,6 +297,16 @@ export async function saveDownload(link: DownloadLink, options: SaveOptions): Pr
         if (options.signal.aborted) throw new InterruptedError("download interrupted");
         throw failure(err, bytes, "stdout");
       }
+      report(bytes);
+      return { path: undefined, bytes };
+    }
+    if (target.kind === "device") {
+      const bytes = await writeToDevice(source.stream, target.path, {
+        signal: options.signal,
+        expectedSize: source.size,
+        onBytes: (n) => progress?.update(n),
+        collector: options.collector,
+      });
       report(bytes);
       return { path: undefined, bytes };
     }

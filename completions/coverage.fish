@@ -177,7 +177,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--text' 'the markdown text version (variant text) instead of the original file'
             printf '%s\t%s\n' '-o' 'a file, a folder, or - for stdout (default: the suggested name in the current folder)'
             printf '%s\t%s\n' '--output' 'a file, a folder, or - for stdout (default: the suggested name in the current folder)'
-            printf '%s\t%s\n' '--force' 'overwrite an existing file'
+            printf '%s\t%s\n' '--force' 'overwrite an existing file; with -o -, write a binary file to a terminal'
             printf '%s\t%s\n' '--url-only' 'print the download link (the API\'s JSON) instead of downloading'
             printf '%s\t%s\n' '--dry-run' 'print the link request instead of sending it'
             printf '%s\t%s\n' '-h' 'show help'

@@ -155,7 +155,7 @@ describe.concurrent("download -o - on a terminal", () => {
     });
     expect(r.exitCode).toBe(0);
     expect(
-      Buffer.from(r.stdout as Uint8Array)
+      Buffer.from(r.stdout as unknown as Uint8Array)
         .subarray(0, 5)
         .toString(),
     ).toBe("%PDF-");

@@ -85,16 +85,18 @@ export async function createContext(
     if (!settings.quiet) io.stderr.write(`warning: ${stripControls(message)}\n`);
   };
 
-  // The API answers with its own data and date: these two flags change nothing there.
-  if (settings.backend.kind === "http")
-    for (const [flag, given] of [
-      ["--data", flags.data],
-      ["--today", flags.today],
-    ] as const)
-      if (given !== undefined)
-        warn(
-          `${flag} applies to the local engine only; the API at ${redactUrl(settings.backend.baseUrl, [settings.apiKey])} answers from its own data and date (use --local to query the local engine).`,
-        );
+  // The API answers with its own data and date: these two flags do not reach it.
+  if (settings.backend.kind === "http") {
+    const api = `the API at ${redactUrl(settings.backend.baseUrl, [settings.apiKey])}`;
+    if (flags.data !== undefined)
+      warn(
+        `--data applies to the local engine only; ${api} answers from its own data (add --local to query ${flags.data}).`,
+      );
+    if (flags.today !== undefined)
+      warn(
+        `--today applies to the local engine only; ${api} filters by its own date (here --today only sets the status column).`,
+      );
+  }
 
   const open = () =>
     (transport ??= (async () => {

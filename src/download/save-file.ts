@@ -101,29 +101,31 @@ function describeOsError(err: unknown): string {
  * A failure of this machine to write the file (disk full, read-only, an I/O error): exit 2,
  * naming the path and the OS error, never mistaken for a transfer that was cut off.
  */
-export function writeError(err: unknown, target: string): CliError {
+export function writeError(err: unknown, target: string, device = false): CliError {
   if (err instanceof CliError) return err;
   return new UsageError(
     `cannot write ${target}: ${describeOsError(err)}`,
-    "Nothing was saved. Free space or choose another place with -o, then run the command again.",
+    device
+      ? "Choose another place with -o, then run the command again."
+      : "Nothing was saved. Free space or choose another place with -o, then run the command again.",
   );
 }
 
 /** `writeChunk`, its failure reported as a write error of `target` (no await in the hot loop). */
-function writeChunkTo(fd: number, chunk: Buffer | string, target: string): number {
+function writeChunkTo(fd: number, chunk: Buffer | string, target: string, device = false): number {
   try {
     return writeChunk(fd, chunk);
   } catch (err) {
-    throw writeError(err, target);
+    throw writeError(err, target, device);
   }
 }
 
 /** Runs a step that writes locally; its failure is a write error, not a transfer failure. */
-async function writing<T>(target: string, step: () => T | Promise<T>): Promise<T> {
+async function writing<T>(target: string, step: () => T | Promise<T>, device = false): Promise<T> {
   try {
     return await step();
   } catch (err) {
-    throw writeError(err, target);
+    throw writeError(err, target, device);
   }
 }
 
@@ -218,17 +220,17 @@ export async function writeToDevice(
   try {
     addAbortSignal(options.signal, source);
     // Write-only, without O_CREAT or O_TRUNC: a device that vanished is not made a file.
-    file = await writing(target, () => open(target, constants.O_WRONLY));
+    file = await writing(target, () => open(target, constants.O_WRONLY), true);
     const fd = file.fd;
     const reclaim = reclaimReadBuffers(RECLAIM_EVERY, options.collector);
     for await (const chunk of source as AsyncIterable<Buffer | string>) {
-      bytes += writeChunkTo(fd, chunk, target);
+      bytes += writeChunkTo(fd, chunk, target, true);
       reclaim(bytes);
       options.onBytes?.(bytes);
     }
     const done = file;
     file = undefined;
-    await writing(target, () => done.close());
+    await writing(target, () => done.close(), true);
     if (options.expectedSize !== undefined && bytes !== options.expectedSize)
       throw new UnexpectedError(
         `the download was cut off: ${bytes} of ${options.expectedSize} bytes arrived`,

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { constants, writeSync } from "node:fs";
 import { type FileHandle, link, open, rename, unlink } from "node:fs/promises";
 import path from "node:path";
+import { isatty } from "node:tty";
 import { addAbortSignal, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { DownloadLink } from "../contract/index.js";
@@ -249,6 +250,24 @@ function isText(contentType: string): boolean {
   return /^text\//i.test(contentType);
 }
 
+/** Whether a device path is a terminal (`-o /dev/tty`); opened without blocking, then closed. */
+async function isTerminalDevice(device: string): Promise<boolean> {
+  try {
+    // O_NONBLOCK: a FIFO without a reader fails (ENXIO) instead of waiting; it is no terminal.
+    const handle = await open(
+      device,
+      constants.O_WRONLY | constants.O_NONBLOCK | constants.O_NOCTTY,
+    );
+    try {
+      return isatty(handle.fd);
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return false;
+  }
+}
+
 /** The --verbose summary of a finished transfer: bytes, time and rate (MiB/s). */
 export function formatTransferLine(
   bytes: number,
@@ -268,12 +287,12 @@ export async function saveDownload(link: DownloadLink, options: SaveOptions): Pr
   const name = safeBaseName(link.filename, link.content_type);
   const target = await resolveTarget(options.output, name, options.cwd);
   if (target.kind === "file") await checkOverwrite(target.path, options.force);
-  if (
-    target.kind === "stdout" &&
-    options.stdoutIsTTY &&
-    !options.force &&
-    !isText(link.content_type)
-  )
+  const binary = !options.force && !isText(link.content_type);
+  const onTerminal =
+    target.kind === "stdout"
+      ? Boolean(options.stdoutIsTTY)
+      : target.kind === "device" && binary && (await isTerminalDevice(target.path));
+  if (binary && onTerminal)
     throw new UsageError(
       `refusing to write a binary file (${link.content_type}) to the terminal`,
       `Redirect it (> ${name}), save it with -o ${name}, ask for the text version with --text, or add --force.`,

@@ -149,6 +149,13 @@ describe.concurrent("download -o - on a terminal", () => {
     expect(text.stdout).toMatch(/^# /m);
   });
 
+  it("-o /dev/tty is the terminal too: refused without --force", async () => {
+    const r = await onTty(["-q", "download", "cms-ncd/90.2/2020-01-27", "-o", "/dev/tty"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toContain("refusing to write a binary file (application/pdf) to the terminal");
+    expect(r.stdout).not.toContain("%PDF");
+  });
+
   it("a pipe still gets the bytes without --force", async () => {
     const r = await runCoverage(["-q", "download", "cms-ncd/90.2/2020-01-27", "-o", "-"], {
       encoding: "buffer",

@@ -104,13 +104,18 @@ function describeOsError(err: unknown): string {
  */
 export function writeError(err: unknown, target: string, device = false): CliError {
   if (err instanceof CliError) return err;
+  const full = ["ENOSPC", "EDQUOT", "EFBIG"].includes((err as NodeJS.ErrnoException).code ?? "");
+  const fix = full
+    ? "Free some space or choose another place with -o, then run the command again."
+    : "Choose a place you can write to with -o, then run the command again.";
   return new UsageError(
     `cannot write ${target}: ${describeOsError(err)}`,
-    device
-      ? "Choose another place with -o, then run the command again."
-      : "Nothing was saved. Free space or choose another place with -o, then run the command again.",
+    device ? fix : `Nothing was saved. ${fix}`,
   );
 }
+
+// The file system calls of a download: an error of one of these is this machine's, not the network's.
+const LOCAL_CALLS = new Set(["open", "write", "close", "fsync", "rename", "link", "unlink"]);
 
 /** `writeChunk`, its failure reported as a write error of `target` (no await in the hot loop). */
 function writeChunkTo(fd: number, chunk: Buffer | string, target: string, device = false): number {
@@ -138,12 +143,9 @@ function failure(err: unknown, bytes: number, target: string): CliError {
       `${target} already exists`,
       "Add --force to overwrite it, or choose another path with -o.",
     );
-  if (code === "EACCES" || code === "EROFS" || code === "EPERM")
-    return new UsageError(
-      `cannot write ${target} (${code})`,
-      "Choose a folder you can write to with -o.",
-    );
-  if (code === "ENOSPC") return writeError(err, target);
+  const syscall = (err as NodeJS.ErrnoException).syscall;
+  if (code === "ENOSPC" || (syscall !== undefined && LOCAL_CALLS.has(syscall)))
+    return writeError(err, target);
   const why = err instanceof Error ? err.message : String(err);
   return new UnexpectedError(
     `the download was cut off after ${bytes} bytes (${code ?? why})`,

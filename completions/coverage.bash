@@ -18,17 +18,18 @@ _coverage_options() {
       --no-color -q --quiet -v --verbose --timeout -h --help' ;;
     'search') REPLY='--query --code --relationship --match --payer --lob --lob-id --state
       --effective-start --effective-end --effective-on --retired --no-retired --sort --limit
-      --offset --applicability --code-groups --body --all --dry-run -h --help --api-url --sandbox
-      --local --data --today --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
-    'policy') REPLY='--criteria --dry-run -h --help --api-url --sandbox --local --data --today
-      --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
-    'payers') REPLY='--lob --limit --offset --all --dry-run -h --help --api-url --sandbox --local
-      --data --today --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
-    'lobs') REPLY='--lob --payer --state --limit --offset --all --dry-run -h --help --api-url
+      --offset --applicability --code-groups --body --all --dry-run --fields -h --help --api-url
       --sandbox --local --data --today --profile --json --format --no-color -q --quiet -v --verbose
       --timeout' ;;
-    'updates') REPLY='--days --limit --offset --all --dry-run -h --help --api-url --sandbox --local
-      --data --today --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
+    'policy') REPLY='--criteria --dry-run -h --help --api-url --sandbox --local --data --today
+      --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
+    'payers') REPLY='--lob --limit --offset --all --dry-run --fields -h --help --api-url --sandbox
+      --local --data --today --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
+    'lobs') REPLY='--lob --payer --state --limit --offset --all --dry-run --fields -h --help
+      --api-url --sandbox --local --data --today --profile --json --format --no-color -q --quiet -v
+      --verbose --timeout' ;;
+    'updates') REPLY='--days --limit --offset --all --dry-run --fields -h --help --api-url --sandbox
+      --local --data --today --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
     'download') REPLY='--text -o --output --force --url-only --dry-run -h --help --api-url --sandbox
       --local --data --today --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
     'health') REPLY='--dry-run -h --help --api-url --sandbox --local --data --today --profile --json
@@ -75,9 +76,10 @@ _coverage_option() {
     'serve|--help') REPLY='none' ;;
     '|--api-url'|'|--today'|'|--profile'|'|--timeout'|'search|--query'|'search|--payer'|\
     'search|--lob-id'|'search|--effective-start'|'search|--effective-end'|'search|--effective-on'|\
-    'search|--limit'|'search|--offset'|'payers|--limit'|'payers|--offset'|'lobs|--payer'|\
-    'lobs|--limit'|'lobs|--offset'|'updates|--days'|'updates|--limit'|'updates|--offset'|\
-    'serve|--port'|'serve|--host'|'serve|--api-key') REPLY='text' ;;
+    'search|--limit'|'search|--offset'|'search|--fields'|'payers|--limit'|'payers|--offset'|\
+    'payers|--fields'|'lobs|--payer'|'lobs|--limit'|'lobs|--offset'|'lobs|--fields'|\
+    'updates|--days'|'updates|--limit'|'updates|--offset'|'updates|--fields'|'serve|--port'|\
+    'serve|--host'|'serve|--api-key') REPLY='text' ;;
     '|--data'|'search|--body'|'download|-o'|'download|--output') REPLY='file' ;;
     '|--format') REPLY='choices table json ndjson csv' ;;
     'search|--code') REPLY='partial CPT: CPT_MODIFIER: HCPCS: HCPCS_MODIFIER: ICD10CM:' ;;

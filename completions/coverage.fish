@@ -49,7 +49,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '-h' 'show help'
             printf '%s\t%s\n' '--help' 'show help'
         case 'search'
-            printf '%s\t%s\n' '--query' 'full-text query across titles and summaries'
+            printf '%s\t%s\n' '--query' 'full-text words across titles and summaries: rank, never filter'
             printf '%s\t%s\n' '--code' 'one system\'s codes, e.g. CPT:97110,97112 (repeatable)'
             printf '%s\t%s\n' '--relationship' 'covers, does-not-cover, references (comma list)'
             printf '%s\t%s\n' '--match' 'across --code refs: any (OR) or all (AND)'
@@ -65,11 +65,12 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--sort' 'result order: policy_id_asc, policy_id_desc, title_asc, title_desc, policy_number_asc, policy_number_desc, relevance (default relevance)'
             printf '%s\t%s\n' '--limit' 'results per page, 1-100 (default 20)'
             printf '%s\t%s\n' '--offset' 'results to skip (default 0)'
-            printf '%s\t%s\n' '--applicability' 'include each result\'s applicability'
-            printf '%s\t%s\n' '--code-groups' 'include each result\'s code groups'
+            printf '%s\t%s\n' '--applicability' 'include each result\'s applicability (a table column too)'
+            printf '%s\t%s\n' '--code-groups' 'include each result\'s code groups (a table column too)'
             printf '%s\t%s\n' '--body' 'a whole filter body as JSON (file or - for stdin); flags override it'
             printf '%s\t%s\n' '--all' 'fetch every page (add --limit 100 for fewer requests)'
             printf '%s\t%s\n' '--dry-run' 'print the request instead of sending it'
+            printf '%s\t%s\n' '--fields' 'the columns (table, csv) or item keys (json, ndjson) to show, comma-separated; a wrong name lists the valid ones'
             printf '%s\t%s\n' '-h' 'show help'
             printf '%s\t%s\n' '--help' 'show help'
             printf '%s\t%s\n' '--api-url' 'base URL of the Coverage Policy Lookup API (env COVERAGE_API_URL)'
@@ -111,6 +112,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--offset' 'results to skip (default 0)'
             printf '%s\t%s\n' '--all' 'fetch every page (add --limit 100 for fewer requests)'
             printf '%s\t%s\n' '--dry-run' 'print the request instead of sending it'
+            printf '%s\t%s\n' '--fields' 'the columns (table, csv) or item keys (json, ndjson) to show, comma-separated; a wrong name lists the valid ones'
             printf '%s\t%s\n' '-h' 'show help'
             printf '%s\t%s\n' '--help' 'show help'
             printf '%s\t%s\n' '--api-url' 'base URL of the Coverage Policy Lookup API (env COVERAGE_API_URL)'
@@ -135,6 +137,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--offset' 'results to skip (default 0)'
             printf '%s\t%s\n' '--all' 'fetch every page (add --limit 100 for fewer requests)'
             printf '%s\t%s\n' '--dry-run' 'print the request instead of sending it'
+            printf '%s\t%s\n' '--fields' 'the columns (table, csv) or item keys (json, ndjson) to show, comma-separated; a wrong name lists the valid ones'
             printf '%s\t%s\n' '-h' 'show help'
             printf '%s\t%s\n' '--help' 'show help'
             printf '%s\t%s\n' '--api-url' 'base URL of the Coverage Policy Lookup API (env COVERAGE_API_URL)'
@@ -157,6 +160,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--offset' 'results to skip (default 0)'
             printf '%s\t%s\n' '--all' 'fetch every page (add --limit 100 for fewer requests)'
             printf '%s\t%s\n' '--dry-run' 'print the request instead of sending it'
+            printf '%s\t%s\n' '--fields' 'the columns (table, csv) or item keys (json, ndjson) to show, comma-separated; a wrong name lists the valid ones'
             printf '%s\t%s\n' '-h' 'show help'
             printf '%s\t%s\n' '--help' 'show help'
             printf '%s\t%s\n' '--api-url' 'base URL of the Coverage Policy Lookup API (env COVERAGE_API_URL)'
@@ -406,9 +410,10 @@ function __coverage_option --argument-names path option --description 'What a co
             printf '%s\n' 'none'
         case '|--api-url' '|--today' '|--profile' '|--timeout' 'search|--query' 'search|--payer' \
             'search|--lob-id' 'search|--effective-start' 'search|--effective-end' \
-            'search|--effective-on' 'search|--limit' 'search|--offset' 'payers|--limit' \
-            'payers|--offset' 'lobs|--payer' 'lobs|--limit' 'lobs|--offset' 'updates|--days' \
-            'updates|--limit' 'updates|--offset' 'serve|--port' 'serve|--host' 'serve|--api-key'
+            'search|--effective-on' 'search|--limit' 'search|--offset' 'search|--fields' \
+            'payers|--limit' 'payers|--offset' 'payers|--fields' 'lobs|--payer' 'lobs|--limit' \
+            'lobs|--offset' 'lobs|--fields' 'updates|--days' 'updates|--limit' 'updates|--offset' \
+            'updates|--fields' 'serve|--port' 'serve|--host' 'serve|--api-key'
             printf '%s\n' 'text'
         case '|--data' 'search|--body' 'download|-o' 'download|--output'
             printf '%s\n' 'file'

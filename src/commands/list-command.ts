@@ -3,6 +3,7 @@ import type { ApiClient } from "../backend/client.js";
 import { fetchPages } from "../backend/paginate.js";
 import type { CommandContext } from "../cli/context.js";
 import type { Envelope } from "../contract/index.js";
+import { isTabular, parseFields, type FieldNames } from "../output/fields.js";
 import { writeList, type ListOutput } from "../output/list.js";
 
 export interface ListCommand<T> {
@@ -13,8 +14,18 @@ export interface ListCommand<T> {
   send: (client: ApiClient, request: ApiRequest) => Promise<Envelope<T>>;
   all: boolean;
   dryRun: boolean;
+  /** `--fields` as given, and the names it may take. */
+  fields?: string[];
+  fieldNames: FieldNames;
+  /**
+   * The input sent for a table or CSV, when its columns need more than the user asked for
+   * (`--json` and `--dry-run` keep the user's request).
+   */
+  widen?: (input: Record<string, unknown>, fields: string[] | undefined) => Record<string, unknown>;
   /** How to show the items; called once the backend is open (so it may ask for today). */
-  view: () => Promise<Omit<ListOutput<T>, "format" | "io" | "all" | "notice">>;
+  view: (
+    fields: string[] | undefined,
+  ) => Promise<Omit<ListOutput<T>, "format" | "io" | "all" | "notice" | "fields">>;
 }
 
 /**
@@ -22,18 +33,28 @@ export interface ListCommand<T> {
  * `--all`, and write in the chosen format.
  */
 export async function runListCommand<T>(ctx: CommandContext, spec: ListCommand<T>): Promise<void> {
+  const { format } = ctx.settings;
+  const fields = parseFields(spec.fields, spec.fieldNames, format);
   const build = (input: Record<string, unknown>) => spec.build(ctx.offlineClient(), input);
-  const request = build(spec.input);
-  if (spec.dryRun) return ctx.printDryRun(request);
+  const asked = build(spec.input);
+  if (spec.dryRun) return ctx.printDryRun(asked);
+  const input = isTabular(format) && spec.widen ? spec.widen(spec.input, fields) : spec.input;
+  const request = input === spec.input ? asked : build(input);
   const client = await ctx.client();
-  const start = typeof spec.input.offset === "number" ? spec.input.offset : 0;
+  const start = typeof input.offset === "number" ? input.offset : 0;
   const pages = fetchPages(
     spec.all,
-    (offset) => spec.send(client, offset === start ? request : build({ ...spec.input, offset })),
+    (offset) => spec.send(client, offset === start ? request : build({ ...input, offset })),
     start,
     ctx.warn,
   );
-  const view = await spec.view();
-  const { format } = ctx.settings;
-  await writeList(pages, { ...view, format, io: ctx.io, all: spec.all, notice: ctx.notice });
+  const view = await spec.view(fields);
+  await writeList(pages, {
+    ...view,
+    format,
+    io: ctx.io,
+    all: spec.all,
+    notice: ctx.notice,
+    fields,
+  });
 }

@@ -52,8 +52,8 @@ _coverage_options() {
       --format --no-color -q --quiet -v --verbose --timeout' ;;
     'serve') REPLY='--port --host --api-key --sandbox -h --help --api-url --local --data --today
       --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
-    'help') REPLY='--api-url --sandbox --local --data --today --profile --json --format --no-color
-      -q --quiet -v --verbose --timeout' ;;
+    'help') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json --format
+      --no-color -q --quiet -v --verbose --timeout' ;;
     *) REPLY='' ;;
   esac
 }
@@ -73,7 +73,7 @@ _coverage_option() {
     'config get|-h'|'config get|--help'|'config set|-h'|'config set|--help'|'config unset|-h'|\
     'config unset|--help'|'config list|-h'|'config list|--help'|'config path|-h'|\
     'config path|--help'|'completion|-h'|'completion|--help'|'serve|--sandbox'|'serve|-h'|\
-    'serve|--help') REPLY='none' ;;
+    'serve|--help'|'help|-h'|'help|--help') REPLY='none' ;;
     '|--api-url'|'|--today'|'|--profile'|'|--timeout'|'search|--query'|'search|--payer'|\
     'search|--lob-id'|'search|--effective-start'|'search|--effective-end'|'search|--effective-on'|\
     'search|--limit'|'search|--offset'|'search|--fields'|'payers|--limit'|'payers|--offset'|\

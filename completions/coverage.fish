@@ -11,7 +11,7 @@ function __coverage_commands --argument-names path --description 'The subcommand
             printf '%s\t%s\n' 'lobs' 'list lines of business (a payer\'s product in a category, optionally one state)'
             printf '%s\t%s\n' 'updates' 'recent new and updated policies, grouped by effective date, then payer'
             printf '%s\t%s\n' 'download' 'save a policy\'s stored file (the original, or --text for markdown)'
-            printf '%s\t%s\n' 'health' 'check the service: GET /health and GET /ready (exit 0 only when both are 200)'
+            printf '%s\t%s\n' 'health' 'check the service: GET /health and GET /ready, and with a key set, that the API accepts it (GET /v1/payers?limit=1); exit 0 only when all answer 200'
             printf '%s\t%s\n' 'config' 'stored settings per profile (--profile): api-url, sandbox-url, api-key, format, timeout'
             printf '%s\t%s\n' 'completion' 'print the shell completion script (bash, zsh or fish)'
             printf '%s\t%s\n' 'serve' 'serve the local engine as the HTTP API (a stand-in for integrators and tests)'
@@ -201,7 +201,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--verbose' 'log each HTTP request on stderr; stack traces on errors'
             printf '%s\t%s\n' '--timeout' 'HTTP timeout in milliseconds (default 30000)'
         case 'health'
-            printf '%s\t%s\n' '--dry-run' 'print the two requests instead of sending them'
+            printf '%s\t%s\n' '--dry-run' 'print the requests instead of sending them'
             printf '%s\t%s\n' '-h' 'show help'
             printf '%s\t%s\n' '--help' 'show help'
             printf '%s\t%s\n' '--api-url' 'base URL of the Coverage Policy Lookup API (env COVERAGE_API_URL)'
@@ -373,6 +373,8 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--verbose' 'log each HTTP request on stderr; stack traces on errors'
             printf '%s\t%s\n' '--timeout' 'HTTP timeout in milliseconds (default 30000)'
         case 'help'
+            printf '%s\t%s\n' '-h' 'show help'
+            printf '%s\t%s\n' '--help' 'show help'
             printf '%s\t%s\n' '--api-url' 'base URL of the Coverage Policy Lookup API (env COVERAGE_API_URL)'
             printf '%s\t%s\n' '--sandbox' 'use the API sandbox (COVERAGE_SANDBOX_URL or the profile\'s sandbox-url)'
             printf '%s\t%s\n' '--local' 'use the bundled local engine (the default when no API is configured)'
@@ -406,7 +408,7 @@ function __coverage_option --argument-names path option --description 'What a co
             'config get|-h' 'config get|--help' 'config set|-h' 'config set|--help' \
             'config unset|-h' 'config unset|--help' 'config list|-h' 'config list|--help' \
             'config path|-h' 'config path|--help' 'completion|-h' 'completion|--help' \
-            'serve|--sandbox' 'serve|-h' 'serve|--help'
+            'serve|--sandbox' 'serve|-h' 'serve|--help' 'help|-h' 'help|--help'
             printf '%s\n' 'none'
         case '|--api-url' '|--today' '|--profile' '|--timeout' 'search|--query' 'search|--payer' \
             'search|--lob-id' 'search|--effective-start' 'search|--effective-end' \

@@ -59,22 +59,17 @@ export function registerSearch(program: Command, run: RunEnvironment): void {
         const base = opts.body ? await readJsonInput(opts.body, "--body") : undefined;
         const flags: SearchFlags = { ...opts, words: words as string[] };
         const input = buildSearchRequest(flags, base);
-        const { format } = ctx.settings;
         const shape = view.readSearchShape(input);
         await runListCommand(ctx, {
           input,
           build: (client, body) => client.build.filter(body, (loc) => searchFlagFor(loc, flags)),
-          send: async (client, request) => {
-            const page = await client.filter(request);
-            const unmatched = view.describeUnmatchedWords(input, page);
-            if (unmatched) ctx.warn(unmatched);
-            return page;
-          },
+          send: (client, request) =>
+            client.filter(request).then((page) => view.warnUnmatchedWords(input, page, ctx.warn)),
           all: Boolean(opts.all),
           dryRun: Boolean(opts.dryRun),
           fields: opts.fields,
           fieldNames: { item: POLICY_FIELDS, columns: POLICY_COLUMNS },
-          widen: (body, fields) => view.widenSearchBody(body, fields, format),
+          widen: (body, fields) => view.widenSearchBody(body, fields, ctx.settings.format),
           view: async (fields) => view.makeSearchView(shape, await ctx.today(), ctx.io, fields),
         });
       }),

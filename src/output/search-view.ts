@@ -172,3 +172,14 @@ export function makeSearchView(
     csvRow: (p) => flattenPolicy(p, columns, shape, today, !fields),
   };
 }
+
+/** Passes a page on, warning first when its words matched nothing (see describeUnmatchedWords). */
+export function warnUnmatchedWords(
+  body: Json,
+  page: Envelope<Policy>,
+  warn: (message: string) => void,
+): Envelope<Policy> {
+  const unmatched = describeUnmatchedWords(body, page);
+  if (unmatched) warn(unmatched);
+  return page;
+}

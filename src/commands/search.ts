@@ -52,6 +52,7 @@ export function registerSearch(program: Command, run: RunEnvironment): void {
         "coverage search --code CPT:97110 --state CA",
         "coverage search sleep apnea --lob medicare_advantage --applicability",
         "coverage search --code ICD10CM:E11.9 --relationship does-not-cover --json",
+        "coverage search --code CPT:97110 --fields policy_id,payer_names,states,verdict --format csv",
       ]),
     )
     .action(

@@ -88,7 +88,8 @@ export function renderPolicyTable(
       flex: name in FLEX_MIN,
       min: FLEX_MIN[name],
     };
-    if (name === "policy_id") return { ...column, flex: i !== 0, min: 14, nowrap: i === 0 };
+    // Ids are typed back: never wrapped, wherever --fields puts them.
+    if (name === "policy_id") return { ...column, flex: false, nowrap: i === 0 };
     // The title goes beside the id when the id takes a line of its own.
     if (name === "title" && i === 1) return { ...column, beside: true };
     if (name === "status")

@@ -271,6 +271,15 @@ describe("help", () => {
     expect(r.stdout).toBe("");
   });
 
+  it("`help config set` is a subcommand's help; `help config nope` is unknown", async () => {
+    const ok = await runCoverage(["help", "config", "set"]);
+    expect(ok.exitCode).toBe(0);
+    expect(ok.stdout).toMatch(/^Usage: coverage config set/);
+    const bad = await runCoverage(["help", "config", "nope"]);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain("error: unknown command 'config nope'");
+  });
+
   it("`help payers` is the payers help, exit 0", async () => {
     const r = await runCoverage(["help", "payers"]);
     expect(r.exitCode).toBe(0);

@@ -412,10 +412,9 @@ function __coverage_option --argument-names path option --description 'What a co
             printf '%s\n' 'none'
         case '|--api-url' '|--today' '|--profile' '|--timeout' 'search|--query' 'search|--payer' \
             'search|--lob-id' 'search|--effective-start' 'search|--effective-end' \
-            'search|--effective-on' 'search|--limit' 'search|--offset' 'search|--fields' \
-            'payers|--limit' 'payers|--offset' 'payers|--fields' 'lobs|--payer' 'lobs|--limit' \
-            'lobs|--offset' 'lobs|--fields' 'updates|--days' 'updates|--limit' 'updates|--offset' \
-            'updates|--fields' 'serve|--port' 'serve|--host' 'serve|--api-key'
+            'search|--effective-on' 'search|--limit' 'search|--offset' 'payers|--limit' \
+            'payers|--offset' 'lobs|--payer' 'lobs|--limit' 'lobs|--offset' 'updates|--days' \
+            'updates|--limit' 'updates|--offset' 'serve|--port' 'serve|--host' 'serve|--api-key'
             printf '%s\n' 'text'
         case '|--data' 'search|--body' 'download|-o' 'download|--output'
             printf '%s\n' 'file'
@@ -433,6 +432,14 @@ function __coverage_option --argument-names path option --description 'What a co
             printf '%s\n' 'list' 'AL' 'AK' 'AZ' 'AR' 'CA' 'CO' 'CT' 'DE' 'FL' 'GA' 'HI' 'ID' 'IL' 'IN' 'IA' 'KS' 'KY' 'LA' 'ME' 'MD' 'MA' 'MI' 'MN' 'MS' 'MO' 'MT' 'NE' 'NV' 'NH' 'NJ' 'NM' 'NY' 'NC' 'ND' 'OH' 'OK' 'OR' 'PA' 'RI' 'SC' 'SD' 'TN' 'TX' 'UT' 'VT' 'VA' 'WA' 'WV' 'WI' 'WY' 'DC' 'AS' 'GU' 'PR' 'VI' 'CNMI' 'NF' 'SF' 'DN' 'QN' 'UN' 'EM' 'WM'
         case 'search|--sort'
             printf '%s\n' 'choices' 'policy_id_asc' 'policy_id_desc' 'title_asc' 'title_desc' 'policy_number_asc' 'policy_number_desc' 'relevance'
+        case 'search|--fields'
+            printf '%s\n' 'list' 'policy_id' 'policy_number' 'title' 'payer_names' 'payer_ids' 'lobs' 'states' 'scope' 'verdict' 'status' 'effective_from_date' 'effective_to_date' 'score' 'summary' 'file_url' 'file_type' 'listing_url' 'applicability' 'code_groups'
+        case 'payers|--fields'
+            printf '%s\n' 'list' 'payer_id' 'display_name'
+        case 'lobs|--fields'
+            printf '%s\n' 'list' 'lob_id' 'payer_id' 'payer_name' 'lob' 'state'
+        case 'updates|--fields'
+            printf '%s\n' 'list' 'policy_id' 'policy_number' 'title' 'effective_from_date' 'change_type' 'payer_id' 'payer_display_name' 'file_url'
         case '*'
             return 1
     end

@@ -28,7 +28,7 @@ export function registerLobs(program: Command, run: RunEnvironment): void {
     .option("--offset <n>", "results to skip (default 0)")
     .option("--all", "fetch every page (add --limit 100 for fewer requests)")
     .option("--dry-run", "print the request instead of sending it")
-    .addOption(fieldsOption())
+    .addOption(fieldsOption(LOB_CSV_COLUMNS))
     .addHelpText(
       "after",
       examples([

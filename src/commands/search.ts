@@ -45,7 +45,7 @@ export function registerSearch(program: Command, run: RunEnvironment): void {
     .option("--body <file>", "a whole filter body as JSON (file or - for stdin); flags override it")
     .option("--all", "fetch every page (add --limit 100 for fewer requests)")
     .option("--dry-run", "print the request instead of sending it")
-    .addOption(fieldsOption())
+    .addOption(fieldsOption(POLICY_COLUMNS))
     .addHelpText(
       "after",
       examples([

@@ -60,7 +60,6 @@ const FLEX_MIN: Record<string, number> = {
   payer_names: 8,
   payer_ids: 8,
   scope: 20,
-  verdict: 8,
   summary: 20,
   file_url: 16,
   listing_url: 16,

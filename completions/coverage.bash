@@ -18,17 +18,18 @@ _coverage_options() {
       --no-color -q --quiet -v --verbose --timeout -h --help' ;;
     'search') REPLY='--query --code --relationship --match --payer --lob --lob-id --state
       --effective-start --effective-end --effective-on --retired --no-retired --sort --limit
-      --offset --applicability --code-groups --body --all --dry-run -h --help --api-url --sandbox
-      --local --data --today --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
-    'policy') REPLY='--criteria --dry-run -h --help --api-url --sandbox --local --data --today
-      --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
-    'payers') REPLY='--lob --limit --offset --all --dry-run -h --help --api-url --sandbox --local
-      --data --today --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
-    'lobs') REPLY='--lob --payer --state --limit --offset --all --dry-run -h --help --api-url
+      --offset --applicability --code-groups --body --all --dry-run --fields -h --help --api-url
       --sandbox --local --data --today --profile --json --format --no-color -q --quiet -v --verbose
       --timeout' ;;
-    'updates') REPLY='--days --limit --offset --all --dry-run -h --help --api-url --sandbox --local
-      --data --today --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
+    'policy') REPLY='--criteria --dry-run -h --help --api-url --sandbox --local --data --today
+      --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
+    'payers') REPLY='--lob --limit --offset --all --dry-run --fields -h --help --api-url --sandbox
+      --local --data --today --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
+    'lobs') REPLY='--lob --payer --state --limit --offset --all --dry-run --fields -h --help
+      --api-url --sandbox --local --data --today --profile --json --format --no-color -q --quiet -v
+      --verbose --timeout' ;;
+    'updates') REPLY='--days --limit --offset --all --dry-run --fields -h --help --api-url --sandbox
+      --local --data --today --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
     'download') REPLY='--text -o --output --force --url-only --dry-run -h --help --api-url --sandbox
       --local --data --today --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
     'health') REPLY='--dry-run -h --help --api-url --sandbox --local --data --today --profile --json
@@ -51,8 +52,8 @@ _coverage_options() {
       --format --no-color -q --quiet -v --verbose --timeout' ;;
     'serve') REPLY='--port --host --api-key --sandbox -h --help --api-url --local --data --today
       --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
-    'help') REPLY='--api-url --sandbox --local --data --today --profile --json --format --no-color
-      -q --quiet -v --verbose --timeout' ;;
+    'help') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json --format
+      --no-color -q --quiet -v --verbose --timeout' ;;
     *) REPLY='' ;;
   esac
 }
@@ -72,7 +73,7 @@ _coverage_option() {
     'config get|-h'|'config get|--help'|'config set|-h'|'config set|--help'|'config unset|-h'|\
     'config unset|--help'|'config list|-h'|'config list|--help'|'config path|-h'|\
     'config path|--help'|'completion|-h'|'completion|--help'|'serve|--sandbox'|'serve|-h'|\
-    'serve|--help') REPLY='none' ;;
+    'serve|--help'|'help|-h'|'help|--help') REPLY='none' ;;
     '|--api-url'|'|--today'|'|--profile'|'|--timeout'|'search|--query'|'search|--payer'|\
     'search|--lob-id'|'search|--effective-start'|'search|--effective-end'|'search|--effective-on'|\
     'search|--limit'|'search|--offset'|'payers|--limit'|'payers|--offset'|'lobs|--payer'|\
@@ -86,6 +87,10 @@ _coverage_option() {
     'search|--lob'|'payers|--lob'|'lobs|--lob') REPLY='list commercial medicare_part_a medicare_part_b medicare_advantage medicare_part_d medicaid individual_aca' ;;
     'search|--state'|'lobs|--state') REPLY='list AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC AS GU PR VI CNMI NF SF DN QN UN EM WM' ;;
     'search|--sort') REPLY='choices policy_id_asc policy_id_desc title_asc title_desc policy_number_asc policy_number_desc relevance' ;;
+    'search|--fields') REPLY='list policy_id policy_number title payer_names payer_ids lobs states scope verdict status effective_from_date effective_to_date score summary file_url file_type listing_url applicability code_groups' ;;
+    'payers|--fields') REPLY='list payer_id display_name' ;;
+    'lobs|--fields') REPLY='list lob_id payer_id payer_name lob state' ;;
+    'updates|--fields') REPLY='list policy_id policy_number title effective_from_date change_type payer_id payer_display_name file_url' ;;
     *) REPLY='' ;;
   esac
 }

@@ -4,6 +4,7 @@ import { registerCompletion } from "./completion.js";
 import { registerConfig } from "./config.js";
 import { registerDownload } from "./download.js";
 import { registerHealth } from "./health.js";
+import { registerHelp } from "./help.js";
 import { registerLobs } from "./lobs.js";
 import { registerPayers } from "./payers.js";
 import { registerPolicy } from "./policy.js";
@@ -23,4 +24,5 @@ export function registerCommands(program: Command, run: RunEnvironment): void {
   registerConfig(program, run);
   registerCompletion(program, run);
   registerServe(program, run);
+  registerHelp(program);
 }

@@ -4,6 +4,7 @@ import { listCatalogueIds } from "../backend/catalogue-ids.js";
 import { fetchPages } from "../backend/paginate.js";
 import type { CommandContext } from "../cli/context.js";
 import type { Envelope } from "../contract/index.js";
+import { isTabular, parseFields, type FieldNames } from "../output/fields.js";
 import { writeList, type ListOutput } from "../output/list.js";
 import { respellInput, type IdField } from "../requests/catalogue-ids.js";
 
@@ -17,8 +18,18 @@ export interface ListCommand<T> {
   dryRun: boolean;
   /** Payer and LOB ids of the input, put in the catalogue's spelling before sending. */
   idFields?: readonly IdField[];
+  /** `--fields` as given, and the names it may take. */
+  fields?: string[];
+  fieldNames: FieldNames;
+  /**
+   * The input sent for a table or CSV, when its columns need more than the user asked for
+   * (`--json` and `--dry-run` keep the user's request).
+   */
+  widen?: (input: Record<string, unknown>, fields: string[] | undefined) => Record<string, unknown>;
   /** How to show the items; called once the backend is open (so it may ask for today). */
-  view: () => Promise<Omit<ListOutput<T>, "format" | "io" | "all" | "notice">>;
+  view: (
+    fields: string[] | undefined,
+  ) => Promise<Omit<ListOutput<T>, "format" | "io" | "all" | "notice" | "fields">>;
 }
 
 /**
@@ -26,17 +37,20 @@ export interface ListCommand<T> {
  * `--all`, and write in the chosen format.
  */
 export async function runListCommand<T>(ctx: CommandContext, spec: ListCommand<T>): Promise<void> {
+  const { format } = ctx.settings;
+  const fields = parseFields(spec.fields, spec.fieldNames, format);
   const build = (input: Record<string, unknown>) => spec.build(ctx.offlineClient(), input);
-  const checked = build(spec.input);
-  if (spec.dryRun) return ctx.printDryRun(checked);
+  const asked = build(spec.input);
+  if (spec.dryRun) return ctx.printDryRun(asked);
   const client = await ctx.client();
   // Every check has passed; only now may the payer or LOB list be asked for.
-  const input = spec.idFields
+  const respelled = spec.idFields
     ? await respellInput(spec.input, spec.idFields, (kind) =>
         listCatalogueIds(client, kind, ctx.warn),
       )
     : spec.input;
-  const request = input === spec.input ? checked : build(input);
+  const input = isTabular(format) && spec.widen ? spec.widen(respelled, fields) : respelled;
+  const request = input === spec.input ? asked : build(input);
   const start = typeof input.offset === "number" ? input.offset : 0;
   const pages = fetchPages(
     spec.all,
@@ -44,7 +58,13 @@ export async function runListCommand<T>(ctx: CommandContext, spec: ListCommand<T
     start,
     ctx.warn,
   );
-  const view = await spec.view();
-  const { format } = ctx.settings;
-  await writeList(pages, { ...view, format, io: ctx.io, all: spec.all, notice: ctx.notice });
+  const view = await spec.view(fields);
+  await writeList(pages, {
+    ...view,
+    format,
+    io: ctx.io,
+    all: spec.all,
+    notice: ctx.notice,
+    fields,
+  });
 }

@@ -3,9 +3,9 @@ import type { RunEnvironment } from "../cli/context.js";
 import { UPDATE_CSV_COLUMNS } from "../output/columns.js";
 import { buildUpdatesQuery, updatesFlagFor, type UpdatesFlags } from "../requests/updates.js";
 import { runListCommand } from "./list-command.js";
-import { examples, withContext } from "./shared.js";
+import { examples, fieldsOption, withContext } from "./shared.js";
 
-type Opts = UpdatesFlags & { dryRun?: boolean };
+type Opts = UpdatesFlags & { dryRun?: boolean; fields?: string[] };
 
 /** `coverage updates` → `GET /v1/policies/updates`. */
 export function registerUpdates(program: Command, run: RunEnvironment): void {
@@ -17,6 +17,7 @@ export function registerUpdates(program: Command, run: RunEnvironment): void {
     .option("--offset <n>", "results to skip (default 0)")
     .option("--all", "fetch every page (add --limit 100 for fewer requests)")
     .option("--dry-run", "print the request instead of sending it")
+    .addOption(fieldsOption(UPDATE_CSV_COLUMNS))
     .addHelpText(
       "after",
       examples([
@@ -33,9 +34,11 @@ export function registerUpdates(program: Command, run: RunEnvironment): void {
           send: (client, request) => client.updates(request),
           all: Boolean(opts.all),
           dryRun: Boolean(opts.dryRun),
-          view: async () => ({
+          fields: opts.fields,
+          fieldNames: { item: UPDATE_CSV_COLUMNS, columns: UPDATE_CSV_COLUMNS },
+          view: async (fields) => ({
             renderTable: async (items) =>
-              (await import("../output/updates-view.js")).renderUpdatesTable(items, ctx.io),
+              (await import("../output/updates-view.js")).renderUpdatesTable(items, ctx.io, fields),
             moreHint: (next) => `More updates: add --offset ${next}, or --all for every page.`,
             emptyMessage: `No new or updated policies in the last ${opts.days ?? 30} days.`,
             csvColumns: UPDATE_CSV_COLUMNS,

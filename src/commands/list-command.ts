@@ -13,6 +13,8 @@ export interface ListCommand<T> {
   send: (client: ApiClient, request: ApiRequest) => Promise<Envelope<T>>;
   all: boolean;
   dryRun: boolean;
+  /** Reshapes each page once received (narrowing, added fields); paging follows the raw pages. */
+  transform?: (client: ApiClient, page: Envelope<T>) => Promise<Envelope<T>>;
   /** How to show the items; called once the backend is open (so it may ask for today). */
   view: () => Promise<Omit<ListOutput<T>, "format" | "io" | "all" | "notice">>;
 }
@@ -27,7 +29,7 @@ export async function runListCommand<T>(ctx: CommandContext, spec: ListCommand<T
   if (spec.dryRun) return ctx.printDryRun(request);
   const client = await ctx.client();
   const start = typeof spec.input.offset === "number" ? spec.input.offset : 0;
-  const pages = fetchPages(
+  const raw = fetchPages(
     spec.all,
     (offset) => spec.send(client, offset === start ? request : build({ ...spec.input, offset })),
     start,
@@ -35,5 +37,24 @@ export async function runListCommand<T>(ctx: CommandContext, spec: ListCommand<T
   );
   const view = await spec.view();
   const { format } = ctx.settings;
-  await writeList(pages, { ...view, format, io: ctx.io, all: spec.all, notice: ctx.notice });
+  const { transform } = spec;
+  if (!transform)
+    return writeList(raw, { ...view, format, io: ctx.io, all: spec.all, notice: ctx.notice });
+  // The next offset is the raw page's: a narrowed page holds fewer items than were skipped.
+  let next = start;
+  async function* reshaped(): AsyncGenerator<Envelope<T>> {
+    for await (const page of raw) {
+      next = page.offset + page.data.length;
+      yield await transform!(client, page);
+    }
+  }
+  const moreHint = view.moreHint && (() => view.moreHint!(next));
+  await writeList(reshaped(), {
+    ...view,
+    moreHint,
+    format,
+    io: ctx.io,
+    all: spec.all,
+    notice: ctx.notice,
+  });
 }

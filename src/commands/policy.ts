@@ -30,7 +30,6 @@ export function registerPolicy(program: Command, run: RunEnvironment): void {
         "date starts no version lists the versions that exist (exit 4).\n" +
         HOW_VERSIONS_ARE_FOUND +
         examples([
-          "coverage policy cms-ncd/240.4/2008-03-13",
           "coverage policy cms-lcd/L33718",
           "coverage policy cms-lcd/L33718/2026-11-01 --criteria",
           "coverage policy aetna/cpb/0004/2026-09-01 --json",

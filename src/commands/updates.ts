@@ -50,7 +50,6 @@ export function registerUpdates(program: Command, run: RunEnvironment): void {
         "At most 300 details per run.\n" +
         examples([
           "coverage updates",
-          "coverage updates --days 90 --all",
           "coverage updates --days 90 --changes --lob commercial",
           "coverage updates --days 7 --format csv",
         ]),

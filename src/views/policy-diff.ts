@@ -188,14 +188,12 @@ export function diffCriteria(
     newId,
     withNewline(oldText),
     withNewline(newText),
-    "",
-    "",
-    {
-      context: 3,
-    },
+    undefined,
+    undefined,
+    { context: 3 },
   );
-  // jsdiff starts with an `Index:` line and a `===` rule; `git diff` readers expect `---` first.
-  return { changed: true, patch: patch.replace(/^Index: .*\n=+\n/, "") };
+  // jsdiff starts with a `===` rule; `git diff` and `patch` readers expect `---` first.
+  return { changed: true, patch: patch.replace(/^(?:Index: .*\n)?=+\n/, "") };
 }
 
 /** The kinds of change from `old` to `next`, in a fixed order; `metadata only` when none. */

@@ -1,29 +1,11 @@
 import type { Command } from "commander";
 import type { RunEnvironment } from "../cli/context.js";
-import { LobCategory } from "../contract/index.js";
-import {
-  buildCodeViewBody,
-  codeViewFlagFor,
-  parseOneCode,
-  type CodeViewFlags,
-} from "../requests/views.js";
-import { collect, examples, withContext } from "./shared.js";
+import { CODE_CSV_COLUMNS } from "../output/columns.js";
+import { parseOneCode, type CodeViewFlags } from "../requests/views.js";
+import { examples, withContext } from "./shared.js";
+import { addCodeViewOptions, fetchCodeView } from "./view-command.js";
 
 type Opts = CodeViewFlags & { dryRun?: boolean };
-
-/** Adds the narrowing options shared by `code` and `matrix`. */
-export function addCodeViewOptions(command: Command): Command {
-  return command
-    .option(
-      "--state <codes>",
-      "only scopes in these states (nationwide included; repeatable)",
-      collect,
-    )
-    .option("--lob <categories>", `LOB categories: ${LobCategory.options.join(", ")}`, collect)
-    .option("--payer <ids>", "payer ids (repeatable, comma-separated)", collect)
-    .option("--effective-on <date>", "the day to look at (default: today)")
-    .option("--dry-run", "print the first request instead of sending it");
-}
 
 /** `coverage code SYSTEM:CODE`: what a code is and which policies cover, exclude or mention it. */
 export function registerCode(program: Command, run: RunEnvironment): void {
@@ -47,16 +29,10 @@ export function registerCode(program: Command, run: RunEnvironment): void {
     .action(
       withContext<Opts>(run, async (ctx, opts, [arg]) => {
         const ref = parseOneCode(arg as string);
-        const day = opts.effectiveOn ?? (await ctx.today());
-        const body = buildCodeViewBody(ref, opts, day);
-        const first = ctx.offlineClient().build.filter({ ...body, offset: 0 }, codeViewFlagFor);
-        if (opts.dryRun) return ctx.printDryRun(first);
-        const [{ fetchAllPolicies }, { buildCodeReport, flattenCodeReport }] = await Promise.all([
-          import("../views/fetch.js"),
-          import("../views/code-view.js"),
-        ]);
-        const items = await fetchAllPolicies(await ctx.client(), body, codeViewFlagFor);
-        const report = buildCodeReport(items, ref, await ctx.today(), day);
+        const found = await fetchCodeView(ctx, ref, opts);
+        if (!found) return;
+        const { buildCodeReport, flattenCodeReport } = await import("../views/code-view.js");
+        const report = buildCodeReport(found.items, ref, await ctx.today(), found.day);
         const { writeView } = await import("../output/view-output.js");
         await writeView(report, {
           format: ctx.settings.format,
@@ -70,17 +46,3 @@ export function registerCode(program: Command, run: RunEnvironment): void {
       }),
     );
 }
-
-const CODE_CSV_COLUMNS = [
-  "relationship",
-  "policy_id",
-  "policy_number",
-  "title",
-  "payer_ids",
-  "payer_names",
-  "scope",
-  "categories",
-  "effective_from_date",
-  "effective_to_date",
-  "state",
-];

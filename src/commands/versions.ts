@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import type { RunEnvironment } from "../cli/context.js";
 import { UsageError } from "../errors.js";
+import { VERSION_CSV_COLUMNS } from "../output/columns.js";
 import { buildProbeBody } from "../views/find-versions.js";
 import { splitPolicyId } from "../views/policy-key.js";
 import { examples, withContext } from "./shared.js";
@@ -15,17 +16,6 @@ export const HOW_VERSIONS_ARE_FOUND =
   "policy id, the versions of KEY stand together (KEY/date), so a galloping then binary search\n" +
   "over POST /v1/policies/filter pages (sort policy_id_asc, 100 a page) finds them: about\n" +
   "2*log2(versions/100) requests (~8 for 10,000 versions, ~20 for 1,000,000), at most 64.\n";
-
-const CSV_COLUMNS = [
-  "policy_id",
-  "policy_number",
-  "title",
-  "effective_from_date",
-  "effective_to_date",
-  "state",
-  "changes",
-  "summary",
-];
 
 /** `coverage versions POLICY_KEY`: every version with its dates, state and what changed. */
 export function registerVersions(program: Command, run: RunEnvironment): void {
@@ -67,7 +57,7 @@ export function registerVersions(program: Command, run: RunEnvironment): void {
           io: ctx.io,
           command: "versions",
           rows: flattenVersions(report),
-          csvColumns: CSV_COLUMNS,
+          csvColumns: VERSION_CSV_COLUMNS,
           renderTable: async () =>
             (await import("../output/diff-view.js")).renderVersions(report, ctx.io),
         });

@@ -1,8 +1,7 @@
 import type { Relationship } from "../contract/index.js";
-import type { VersionState } from "../engine/time.js";
 import type { CodePolicyRow, CodeReport } from "../views/code-view.js";
 import { styleState } from "./policies.js";
-import { renderTable, type Column } from "./table.js";
+import { wrapText } from "./table.js";
 import { stripControls, type Io } from "./terminal.js";
 
 type ViewIo = Pick<Io, "columns" | "chalk">;
@@ -27,30 +26,38 @@ export function renderCodeHeading(
   return `${io.chalk.bold(`${r.code_system} ${stripControls(r.code)}`)}: ${description}\n${io.chalk.dim(when)}`;
 }
 
-/** `coverage code`: the heading, then one table per relationship. */
+/**
+ * One policy in two lines: its id, state and start (the id is what to type next, so it is never
+ * wrapped unless the terminal is narrower than the id), then its payers and scope, wrapped and
+ * indented. Titles are in --json and csv.
+ */
+function renderPolicyLines(p: CodePolicyRow, io: ViewIo): string {
+  const id = stripControls(p.policy_id);
+  const when = `${styleState(io, p.state)} ${io.chalk.dim(`from ${p.effective_from_date}`)}`;
+  const whenWidth = `${p.state} from ${p.effective_from_date}`.length;
+  // The state goes below the id when both do not fit on one line.
+  const together = 2 + id.length + 2 + whenWidth <= io.columns;
+  const payers = p.payer_names.map(stripControls).join(", ") || "-";
+  const scope = stripControls(p.scope) || "-";
+  const detail = wrapText(`${payers}: ${scope}`, Math.max(20, io.columns - 4))
+    .split("\n")
+    .map((l) => `    ${l}`);
+  return [
+    `  ${id}${together ? `  ${when}` : ""}`,
+    ...(together ? [] : [`    ${when}`]),
+    ...detail,
+  ].join("\n");
+}
+
+/** `coverage code`: the heading, then the policies of each relationship. */
 export function renderCodeReport(r: CodeReport, io: ViewIo): string {
   const out = [renderCodeHeading(r, io), ""];
-  const columns: Column<CodePolicyRow>[] = [
-    { header: "PAYER", value: (p) => p.payer_names.join(", ") || "-", flex: true, min: 16 },
-    { header: "SCOPE", value: (p) => p.scope || "-", flex: true, min: 20 },
-    // The id is what to type next (`coverage policy ID`): never wrapped; titles are in --json.
-    { header: "POLICY ID", value: (p) => p.policy_id },
-    {
-      header: "STATUS",
-      value: (p) => p.state,
-      style: (text) => styleState(io, text as VersionState),
-    },
-    { header: "FROM", value: (p) => p.effective_from_date },
-  ];
   let any = false;
   for (const g of r.groups) {
     if (g.policies.length === 0) continue;
     any = true;
-    out.push(
-      io.chalk.bold(`${TITLES[g.relationship]} (${g.policies.length})`),
-      renderTable(columns, g.policies, io),
-      "",
-    );
+    out.push(io.chalk.bold(`${TITLES[g.relationship]} (${g.policies.length})`));
+    out.push(...g.policies.map((p) => renderPolicyLines(p, io)), "");
   }
   if (!any) out.push(io.chalk.dim("No policy lists this code."), "");
   return out.join("\n").trimEnd();

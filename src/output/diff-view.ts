@@ -66,13 +66,19 @@ export function renderDiff(d: PolicyDiff, io: ViewIo): string {
     out.push(io.chalk.bold(title));
     out.push(...(lines.length ? lines : [io.chalk.dim("  no change")]), "");
   };
+  // Each field as its old value (-) over its new one (+), wrapped under its name.
+  const indent = (sign: string, text: string) =>
+    wrapText(text, Math.max(20, io.columns - 4))
+      .split("\n")
+      .map((l, k) => `  ${k === 0 ? sign : " "} ${l}`)
+      .join("\n");
   section(
     "Fields",
-    d.fields.flatMap((f) =>
-      wrapText(`${f.field}: ${fieldValue(f.old)} → ${fieldValue(f.new)}`, io.columns - 2)
-        .split("\n")
-        .map((l) => `  ${l}`),
-    ),
+    d.fields.flatMap((f) => [
+      `  ${f.field}`,
+      io.chalk.red(indent("-", fieldValue(f.old))),
+      io.chalk.green(indent("+", fieldValue(f.new))),
+    ]),
   );
   section("Codes", [
     ...d.codes.added.map((c) => io.chalk.green(codeLine("+", c))),
@@ -108,7 +114,7 @@ export function renderVersions(r: VersionsReport, io: ViewIo): string {
       value: (v) => v.state,
       style: (t) => styleState(io, t as VersionState),
     },
-    { header: "CHANGED FROM PREVIOUS", value: (v) => describeStep(v.changes), flex: true, min: 20 },
+    { header: "CHANGES", value: (v) => describeStep(v.changes), flex: true, min: 20 },
   ];
   const title = r.versions[r.versions.length - 1]?.title ?? "";
   return [

@@ -106,17 +106,24 @@ export function renderMatrix(m: Matrix, io: ViewIo): string {
   const cell = (r: number, c: number) => m.cells[r * width + c]!;
   const groups = groupColumns(m);
   const rows = m.rows.map((row, r) => ({ row, r }));
-  const payerWidth = Math.min(20, Math.max(5, ...m.rows.map((x) => widthOf(x.payer_name))));
+  // One label column, the payer over its LOB category: the width goes to the state columns.
+  const labelWidth = Math.min(
+    20,
+    Math.max(11, ...m.rows.flatMap((x) => [widthOf(x.payer_name), widthOf(x.lob)])),
+  );
   const labels: Column<{ row: MatrixRow; r: number }>[] = [
     {
-      header: "PAYER",
-      value: ({ row }) => wrapText(row.payer_name, payerWidth),
+      header: "PAYER / LOB",
+      value: ({ row }) => `${wrapText(row.payer_name, labelWidth)}\n${row.lob}`,
       flex: true,
-      min: payerWidth,
+      min: labelWidth,
+      style: (text) => {
+        const lines = text.split("\n");
+        const last = lines.pop() ?? "";
+        return [...lines, io.chalk.dim(last)].join("\n");
+      },
     },
-    { header: "LOB", value: ({ row }) => row.lob },
   ];
-  const labelWidth = payerWidth + GAP + Math.max(3, ...m.rows.map((x) => widthOf(x.lob)));
   const cellWidths = groups.map((g) =>
     Math.max(...m.rows.map((_, r) => widthOf(cellText(cell(r, g.column))))),
   );

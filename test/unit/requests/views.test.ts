@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildCodeViewBody, parseOneCode } from "../../../src/requests/views.js";
 import { buildProbeBody } from "../../../src/views/find-versions.js";
+import { buildUpdatesNarrowing } from "../../../src/requests/updates.js";
 
 describe("the requests of the analyst views", () => {
   const ref = { code_system: "CPT" as const, codes: ["97110"] };
@@ -60,5 +61,29 @@ describe("the requests of the analyst views", () => {
 
   it("a probe: no filter, by policy id, 100 a page", () => {
     expect(buildProbeBody(300)).toEqual({ sort: "policy_id_asc", limit: 100, offset: 300 });
+  });
+});
+
+describe("updates narrowing flags", () => {
+  it.each([
+    [{}, undefined],
+    [{ payer: ["cms,aetna"] }, { payerIds: ["cms", "aetna"], lobs: undefined, refs: undefined }],
+    [
+      { lob: ["Medicare-Advantage"], code: ["cpt:97110"] },
+      {
+        payerIds: undefined,
+        lobs: ["medicare_advantage"],
+        refs: [{ code_system: "CPT", codes: ["97110"] }],
+      },
+    ],
+  ])("buildUpdatesNarrowing(%j)", (flags, narrowing) => {
+    expect(buildUpdatesNarrowing(flags)).toEqual(narrowing);
+  });
+
+  it.each([
+    [{ payer: [" "] }, /--payer needs at least one value/],
+    [{ code: ["97110"] }, /no code system/],
+  ])("bad narrowing %j is exit 2", (flags, message) => {
+    expect(() => buildUpdatesNarrowing(flags)).toThrow(message);
   });
 });

@@ -110,7 +110,9 @@ export function buildMatrix(
       lobRank(a.row.lob) - lobRank(b.row.lob),
   );
   const cells: MatrixCell[] = [];
-  for (const { row, byState } of entries)
+  const rows: MatrixRow[] = [];
+  for (const { row, byState } of entries) {
+    const rowCells: MatrixCell[] = [];
     for (const state of states) {
       const here =
         state === null
@@ -119,7 +121,7 @@ export function buildMatrix(
       const policies = [...new Map(here.map((c) => [c.policy.policy_id, c])).values()].sort(
         (a, b) => compareCodePoints(a.policy.policy_id, b.policy.policy_id),
       );
-      cells.push({
+      rowCells.push({
         ...row,
         state,
         verdict: combineVerdicts(policies.map((c) => c.verdict)),
@@ -127,7 +129,11 @@ export function buildMatrix(
         policy_numbers: [...new Set(policies.map((c) => c.policy.policy_number))],
       });
     }
-  const rows = entries.map((e) => e.row);
+    // A row whose scopes all lie outside the asked states says nothing here.
+    if (rowCells.every((c) => c.verdict === "none")) continue;
+    rows.push(row);
+    cells.push(...rowCells);
+  }
   return {
     code_system: ref.code_system,
     code: ref.codes[0] ?? "",

@@ -77,6 +77,12 @@ describe("buildMatrix", () => {
     expect(m.states.map((s) => s ?? "US")).toEqual(columns);
   });
 
+  it("rows with no policy in the asked states are left out", () => {
+    expect(buildMatrix(ITEMS, REF, { states: ["CA"] }, null).rows.map((r) => r.payer_id)).toEqual([
+      "A",
+    ]);
+  });
+
   it("--lob narrows the rows", () => {
     expect(buildMatrix(ITEMS, REF, { lobs: ["medicaid"] }, null).rows).toEqual([
       { payer_id: "B", payer_name: "b", lob: "medicaid" },

@@ -39,7 +39,8 @@ export async function fetchCodeView(
     return undefined;
   }
   const { fetchAllPolicies } = await import("../views/fetch.js");
-  return { items: await fetchAllPolicies(await ctx.client(), body, codeViewFlagFor), day };
+  const client = await ctx.client();
+  return { items: await fetchAllPolicies(client, body, codeViewFlagFor, ctx.warn), day };
 }
 
 /**

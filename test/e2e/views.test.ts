@@ -176,6 +176,22 @@ describe("analyst views through the built CLI", () => {
     ]);
   });
 
+  it("a server that ignores offset (the sandbox) is reported, never answered wrongly", async () => {
+    const sandbox = await startServe(["--sandbox", "--quiet"], { COVERAGE_SERVE_KEY: KEY });
+    try {
+      const r = await runCoverage(["--api-url", sandbox.url, "versions", "cms-lcd/L33718"], {
+        env: HTTP_ENV,
+      });
+      expect(r.exitCode).toBe(1);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toContain(
+        "it ignores paging (sandbox?), so policy versions cannot be listed",
+      );
+    } finally {
+      await sandbox.stop();
+    }
+  });
+
   it("versions over HTTP costs a few filter requests, then one GET per version", async () => {
     const r = await runCoverage(
       ["--api-url", server.url, "--verbose", "versions", "aetna/cpb/0140", "--json"],

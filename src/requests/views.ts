@@ -51,5 +51,7 @@ export function buildCodeViewBody(
 
 /** The flag behind a validation location of a view's body (`--state`, `--effective-on`...). */
 export function codeViewFlagFor(loc: Array<string | number>): string | undefined {
+  // The views have one day, not a window: both ends come from --effective-on (or today).
+  if (loc.join(".").startsWith("body.policies.effective_date")) return "--effective-on";
   return searchFlagFor(loc);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildCodeViewBody, parseOneCode } from "../../../src/requests/views.js";
+import { buildCodeViewBody, codeViewFlagFor, parseOneCode } from "../../../src/requests/views.js";
 import { buildProbeBody } from "../../../src/views/find-versions.js";
 import { buildUpdatesNarrowing } from "../../../src/requests/updates.js";
 
@@ -57,6 +57,15 @@ describe("the requests of the analyst views", () => {
     ["ICD10PCS:0DTJ4ZZ", /does not accept ICD-10-PCS/],
   ])("parseOneCode(%s) is exit 2", (raw, message) => {
     expect(() => parseOneCode(raw)).toThrow(message);
+  });
+
+  it.each([
+    [["body", "policies", "effective_date", "start"], "--effective-on"],
+    [["body", "policies", "effective_date", "end"], "--effective-on"],
+    [["body", "policies", "states", 0], "--state"],
+    [["body", "policies", "lobs", 0], "--lob"],
+  ])("codeViewFlagFor(%j) = %s", (loc, flag) => {
+    expect(codeViewFlagFor(loc)).toBe(flag);
   });
 
   it("a probe: no filter, by policy id, 100 a page", () => {

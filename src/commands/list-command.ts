@@ -26,6 +26,8 @@ export interface ListCommand<T> {
    * (`--json` and `--dry-run` keep the user's request).
    */
   widen?: (input: Record<string, unknown>, fields: string[] | undefined) => Record<string, unknown>;
+  /** Reshapes each page once received (narrowing, added fields); paging follows the raw pages. */
+  transform?: (client: ApiClient, page: Envelope<T>) => Promise<Envelope<T>>;
   /** How to show the items; called once the backend is open (so it may ask for today). */
   view: (
     fields: string[] | undefined,
@@ -52,19 +54,24 @@ export async function runListCommand<T>(ctx: CommandContext, spec: ListCommand<T
   const input = isTabular(format) && spec.widen ? spec.widen(respelled, fields) : respelled;
   const request = input === spec.input ? asked : build(input);
   const start = typeof input.offset === "number" ? input.offset : 0;
-  const pages = fetchPages(
+  const raw = fetchPages(
     spec.all,
     (offset) => spec.send(client, offset === start ? request : build({ ...input, offset })),
     start,
     ctx.warn,
   );
   const view = await spec.view(fields);
-  await writeList(pages, {
-    ...view,
-    format,
-    io: ctx.io,
-    all: spec.all,
-    notice: ctx.notice,
-    fields,
-  });
+  const { transform } = spec;
+  const output = { ...view, format, io: ctx.io, all: spec.all, notice: ctx.notice, fields };
+  if (!transform) return writeList(raw, output);
+  // The next offset is the raw page's: a narrowed page holds fewer items than were skipped.
+  let next = start;
+  async function* reshaped(): AsyncGenerator<Envelope<T>> {
+    for await (const page of raw) {
+      next = page.offset + page.data.length;
+      yield await transform!(client, page);
+    }
+  }
+  const moreHint = view.moreHint && (() => view.moreHint!(next));
+  await writeList(reshaped(), { ...output, moreHint });
 }

@@ -73,3 +73,41 @@ export const UPDATE_CSV_COLUMNS = [
   "payer_display_name",
   "file_url",
 ];
+
+/** `code`: one row per policy and relationship. */
+export const CODE_CSV_COLUMNS = [
+  "relationship",
+  "policy_id",
+  "policy_number",
+  "title",
+  "payer_ids",
+  "payer_names",
+  "scope",
+  "categories",
+  "effective_from_date",
+  "effective_to_date",
+  "state",
+];
+
+/** `matrix`: one row per cell. */
+export const MATRIX_CSV_COLUMNS = [
+  "payer_id",
+  "payer_name",
+  "lob",
+  "state",
+  "verdict",
+  "policy_ids",
+  "policy_numbers",
+];
+
+/** `versions`: one row per version. */
+export const VERSION_CSV_COLUMNS = [
+  "policy_id",
+  "policy_number",
+  "title",
+  "effective_from_date",
+  "effective_to_date",
+  "state",
+  "changes",
+  "summary",
+];

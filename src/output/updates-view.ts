@@ -71,7 +71,9 @@ export function renderUpdatesTable(
     },
     {
       header: "CHANGE",
-      value: (r) => cell(r, (u) => u.change_type),
+      // With --changes, the classified kinds stand for the API's change type.
+      value: (r) =>
+        cell(r, (u) => (Array.isArray(u.changes) ? u.changes.join(", ") : u.change_type)),
       style: (text) =>
         text === "new" ? io.chalk.green(text) : text ? io.chalk.yellow(text) : text,
     },

@@ -113,7 +113,7 @@ function answerApiRequest(ctx: EngineContext, req: ApiRequest): ApiResponse {
 
   if (path === "/v1/policies/filter" && req.method === "POST") {
     const body = req.body === undefined ? {} : req.body;
-    const parsed = parseWith(FilterRequest, body, "body");
+    const parsed = parseWith(FilterRequest, body, "body", req.bodyAsWritten ?? body);
     return parsed.ok ? ok(filterPolicies(db, parsed.value, today, ctx.budget)) : parsed.response;
   }
   if (req.method !== "GET") return { status: 405, body: { detail: "Method Not Allowed" } };

@@ -3,14 +3,27 @@
 // baseline in the same run (interleaved), reported as medians and ratios with PASS/FAIL per
 // target. It is a measurement, not a test: it always exits 0 once it has run.
 //
-//   node bench/run.mjs [cold] [scale] [all] [download]     (default: every part)
+//   node bench/run.mjs [cold] [scale] [all] [download] [load] [heavy]   (default: every part)
 // Env: BENCH_RUNS (cold-start runs per case, default 20), BENCH_SCALE_RUNS (default 5),
 //      BENCH_DOWNLOAD_RUNS (default 11),
+//      BENCH_LOAD_SECONDS (the serve load run, default 30), BENCH_LOAD_CLIENTS (default 10),
+//      BENCH_HEAVY_SIZES (codes per heavy body, default 2000,10000,29998), BENCH_HEAVY_RUNS
+//      (default 3), BENCH_HEAVY_BASELINE_MAX (largest body sent to a baseline build, default
+//      2000: before the fix 29,998 codes took minutes),
 //      BENCH_BASELINE=DIR[,DIR...] (older checkouts or builds with DIR/bin/coverage.js: their
 //      figures are printed beside ours, for before/after comparisons).
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
+import { Agent } from "node:http";
+import {
+  catalogueCodes,
+  heavyBody,
+  runLoad,
+  sampleDataset,
+  startServe,
+  timeHeavy,
+} from "./serve-load.mjs";
 import {
   BIN,
   GNU_TIME,
@@ -42,6 +55,11 @@ const BASELINES = (process.env.BENCH_BASELINE ?? "")
   .filter(Boolean)
   .map((d) => path.resolve(d));
 const NODE = process.execPath;
+const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 30);
+const LOAD_CLIENTS = Number(process.env.BENCH_LOAD_CLIENTS ?? 10);
+const HEAVY_SIZES = (process.env.BENCH_HEAVY_SIZES ?? "2000,10000,29998").split(",").map(Number);
+const HEAVY_RUNS = Number(process.env.BENCH_HEAVY_RUNS ?? 3);
+const HEAVY_BASELINE_MAX = Number(process.env.BENCH_HEAVY_BASELINE_MAX ?? 2000);
 
 mkdirSync(OUT, { recursive: true });
 console.log(`coverage benchmark — ${machine()}`);
@@ -394,7 +412,147 @@ async function download() {
   }
 }
 
-for (const [name, part] of Object.entries({ cold: coldStart, scale, all: allNdjson, download })) {
+// ---------------------------------------------------------------------------------------------
+async function load() {
+  const file = path.join(ROOT, "fixtures", "dataset.json");
+  console.log(
+    `\n## 5. Load on \`coverage serve\` (bundled data; ${LOAD_CLIENTS} keep-alive clients, mixed endpoints, ${LOAD_SECONDS} s, loopback)`,
+  );
+  const rows = [];
+  for (const b of builds) {
+    const { url, child } = await startServe(b.bin, file);
+    try {
+      const sample = sampleDataset(file);
+      const agents = Array.from(
+        { length: LOAD_CLIENTS },
+        () => new Agent({ keepAlive: true, maxSockets: 1 }),
+      );
+      // A short warm-up, so "before" is the server ready to work, not just started.
+      await runLoad(url, child.pid, {
+        clients: LOAD_CLIENTS,
+        seconds: 1,
+        sample,
+        agentOf: (c) => agents[c],
+      });
+      const r = await runLoad(url, child.pid, {
+        clients: LOAD_CLIENTS,
+        seconds: LOAD_SECONDS,
+        sample,
+        agentOf: (c) => agents[c],
+      });
+      for (const a of agents) a.destroy();
+      const ok = r.latencies.filter((ms) => Number.isFinite(ms));
+      const bad = [...r.statuses].filter(([s]) => s === "error" || s >= 500);
+      rows.push([
+        `${b.label}mixed load`,
+        r.latencies.length,
+        fmt(r.latencies.length / LOAD_SECONDS, 0),
+        fmt(quantile(ok, 0.5), 2),
+        fmt(quantile(ok, 0.99), 2),
+        [...r.statuses].map(([s, n]) => `${s}:${n}`).join(" "),
+        `${mb(r.before?.rss)} -> ${mb(r.after?.rss)}`,
+      ]);
+      if (b.label === "") {
+        verdict(
+          "serve under mixed load: no errors, no 5xx",
+          bad.length === 0,
+          bad.length
+            ? bad.map(([s, n]) => `${s}: ${n}`).join(", ")
+            : `${r.latencies.length} requests`,
+        );
+        const grew = (r.after?.rss ?? 0) - (r.before?.rss ?? 0);
+        info(
+          "serve RSS over the run",
+          `${mb(r.before?.rss)} -> ${mb(r.after?.rss)} (${grew >= 0 ? "+" : ""}${mb(grew)})`,
+        );
+      }
+    } finally {
+      child.kill();
+    }
+  }
+  printTable(["case", "requests", "req/s", "p50 ms", "p99 ms", "statuses", "server RSS"], rows);
+}
+
+// ---------------------------------------------------------------------------------------------
+async function heavy() {
+  const file = path.join(OUT, "big.json");
+  ensureDataset(file, []);
+  const codes = catalogueCodes(file);
+  console.log(
+    `\n## 6. Heavy requests on \`coverage serve\` (big.json, 1M links): one ICD-10-CM ref of N codes, ${HEAVY_RUNS} runs each (median), \`/health\` asked every 50 ms meanwhile`,
+  );
+  const rows = [];
+  const perBuild = new Map();
+  for (const b of builds) {
+    const { url, child } = await startServe(b.bin, file);
+    try {
+      // Warm: the first request makes the code-link records of what it touches.
+      await timeHeavy(url, heavyBody(codes.slice(0, 50)));
+      const times = [];
+      for (const n of HEAVY_SIZES) {
+        if (b.label !== "" && n > HEAVY_BASELINE_MAX) continue;
+        const body = heavyBody(codes.slice(0, n));
+        const runs = [];
+        for (let i = 0; i < HEAVY_RUNS; i++) runs.push(await timeHeavy(url, body));
+        const ms = median(runs.map((r) => r.ms));
+        times.push([Math.min(n, codes.length), ms]);
+        rows.push([
+          `${b.label}${Math.min(n, codes.length)} codes`,
+          `${(body.length / 1024).toFixed(0)} KB`,
+          runs.map((r) => r.status).join(","),
+          fmt(ms, 0),
+          fmt((ms / Math.min(n, codes.length)) * 1000, 1),
+          fmt(Math.max(...runs.map((r) => r.worstHealth)), 0),
+        ]);
+      }
+      perBuild.set(b.label, times);
+      if (b.label === "") {
+        // A request the budget has to stop: `match: all` over refs that share a popular code.
+        const refs = Array.from({ length: 12_000 }, (_, i) => ({
+          code_system: "ICD10CM",
+          codes: [codes[0], codes[1 + (i % (codes.length - 1))]],
+        }));
+        const body = JSON.stringify({ policies: { code_refs: { match: "all", refs } } });
+        const r = await timeHeavy(url, body);
+        rows.push([
+          "match: all, 12,000 refs sharing a code",
+          `${(body.length / 1024).toFixed(0)} KB`,
+          String(r.status),
+          fmt(r.ms, 0),
+          "",
+          fmt(r.worstHealth, 0),
+        ]);
+        info(
+          "a request past the budget",
+          `${r.status} after ${fmt(r.ms, 0)} ms; slowest /health meanwhile ${fmt(r.worstHealth, 0)} ms`,
+        );
+      }
+    } finally {
+      child.kill();
+    }
+  }
+  printTable(["body", "size", "statuses", "median ms", "us per code", "slowest /health ms"], rows);
+  const ours = perBuild.get("") ?? [];
+  if (ours.length >= 2) {
+    const [n0, t0] = ours[0];
+    const [n1, t1] = ours[ours.length - 1];
+    verdict(
+      "heavy request time grows at most linearly with the codes",
+      t1 / t0 <= n1 / n0,
+      `${fmt(n1 / n0, 1)}x the codes, ${fmt(t1 / t0, 2)}x the time`,
+    );
+    verdict("29,998-code body on 1M links < 2 s", t1 < 2000, `${fmt(t1, 0)} ms for ${n1} codes`);
+  }
+}
+
+for (const [name, part] of Object.entries({
+  cold: coldStart,
+  scale,
+  all: allNdjson,
+  download,
+  load,
+  heavy,
+})) {
   if (!want(name)) continue;
   try {
     await part();

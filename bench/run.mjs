@@ -19,6 +19,8 @@ import { Agent } from "node:http";
 import {
   catalogueCodes,
   heavyBody,
+  rssKb,
+  timeSigterm,
   runLoad,
   sampleDataset,
   startServe,
@@ -415,62 +417,82 @@ async function download() {
 // ---------------------------------------------------------------------------------------------
 async function load() {
   const file = path.join(ROOT, "fixtures", "dataset.json");
+  // With a baseline, both servers run side by side and take the load in turns (slices of at
+  // most 5 s), so the machine's noise falls on both alike.
+  const slices = builds.length > 1 ? Math.max(1, Math.round(LOAD_SECONDS / 5)) : 1;
   console.log(
-    `\n## 5. Load on \`coverage serve\` (bundled data; ${LOAD_CLIENTS} keep-alive clients, mixed endpoints, ${LOAD_SECONDS} s, loopback)`,
+    `\n## 5. Load on \`coverage serve\` (bundled data; ${LOAD_CLIENTS} keep-alive clients, mixed endpoints, ${LOAD_SECONDS} s per build${slices > 1 ? ` in ${slices} interleaved slices` : ""}, loopback)`,
   );
-  const rows = [];
-  for (const b of builds) {
-    const { url, child } = await startServe(b.bin, file);
-    try {
-      const sample = sampleDataset(file);
+  const sample = sampleDataset(file);
+  const servers = [];
+  try {
+    for (const b of builds) {
+      const { url, child } = await startServe(b.bin, file);
       const agents = Array.from(
         { length: LOAD_CLIENTS },
         () => new Agent({ keepAlive: true, maxSockets: 1 }),
       );
+      const run = (seconds) =>
+        runLoad(url, child.pid, {
+          clients: LOAD_CLIENTS,
+          seconds,
+          sample,
+          agentOf: (c) => agents[c],
+        });
       // A short warm-up, so "before" is the server ready to work, not just started.
-      await runLoad(url, child.pid, {
-        clients: LOAD_CLIENTS,
-        seconds: 1,
-        sample,
-        agentOf: (c) => agents[c],
+      await run(1);
+      servers.push({
+        b,
+        child,
+        agents,
+        run,
+        before: rssKb(child.pid),
+        latencies: [],
+        statuses: new Map(),
       });
-      const r = await runLoad(url, child.pid, {
-        clients: LOAD_CLIENTS,
-        seconds: LOAD_SECONDS,
-        sample,
-        agentOf: (c) => agents[c],
-      });
-      for (const a of agents) a.destroy();
-      const ok = r.latencies.filter((ms) => Number.isFinite(ms));
-      const bad = [...r.statuses].filter(([s]) => s === "error" || s >= 500);
+    }
+    for (let i = 0; i < slices; i++)
+      for (const s of servers) {
+        const r = await s.run(LOAD_SECONDS / slices);
+        s.latencies.push(...r.latencies);
+        for (const [k, n] of r.statuses) s.statuses.set(k, (s.statuses.get(k) ?? 0) + n);
+      }
+    const rows = [];
+    for (const s of servers) {
+      const after = rssKb(s.child.pid);
+      const ok = s.latencies.filter((ms) => Number.isFinite(ms));
+      const bad = [...s.statuses].filter(([k]) => k === "error" || k >= 500);
       rows.push([
-        `${b.label}mixed load`,
-        r.latencies.length,
-        fmt(r.latencies.length / LOAD_SECONDS, 0),
+        `${s.b.label}mixed load`,
+        s.latencies.length,
+        fmt(s.latencies.length / LOAD_SECONDS, 0),
         fmt(quantile(ok, 0.5), 2),
         fmt(quantile(ok, 0.99), 2),
-        [...r.statuses].map(([s, n]) => `${s}:${n}`).join(" "),
-        `${mb(r.before?.rss)} -> ${mb(r.after?.rss)}`,
+        [...s.statuses].map(([k, n]) => `${k}:${n}`).join(" "),
+        `${mb(s.before?.rss)} -> ${mb(after?.rss)}`,
       ]);
-      if (b.label === "") {
+      if (s.b.label === "") {
         verdict(
           "serve under mixed load: no errors, no 5xx",
           bad.length === 0,
           bad.length
-            ? bad.map(([s, n]) => `${s}: ${n}`).join(", ")
-            : `${r.latencies.length} requests`,
+            ? bad.map(([k, n]) => `${k}: ${n}`).join(", ")
+            : `${s.latencies.length} requests`,
         );
-        const grew = (r.after?.rss ?? 0) - (r.before?.rss ?? 0);
+        const grew = (after?.rss ?? 0) - (s.before?.rss ?? 0);
         info(
           "serve RSS over the run",
-          `${mb(r.before?.rss)} -> ${mb(r.after?.rss)} (${grew >= 0 ? "+" : ""}${mb(grew)})`,
+          `${mb(s.before?.rss)} -> ${mb(after?.rss)} (${grew >= 0 ? "+" : "-"}${mb(Math.abs(grew))}), peak ${mb(after?.peak)}`,
         );
       }
-    } finally {
-      child.kill();
+    }
+    printTable(["case", "requests", "req/s", "p50 ms", "p99 ms", "statuses", "server RSS"], rows);
+  } finally {
+    for (const s of servers) {
+      for (const a of s.agents) a.destroy();
+      s.child.kill();
     }
   }
-  printTable(["case", "requests", "req/s", "p50 ms", "p99 ms", "statuses", "server RSS"], rows);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -483,6 +505,7 @@ async function heavy() {
   );
   const rows = [];
   const perBuild = new Map();
+  const sigterm = [];
   for (const b of builds) {
     const { url, child } = await startServe(b.bin, file);
     try {
@@ -526,12 +549,22 @@ async function heavy() {
           "a request past the budget",
           `${r.status} after ${fmt(r.ms, 0)} ms; slowest /health meanwhile ${fmt(r.worstHealth, 0)} ms`,
         );
+        sigterm.push([b.label, "that request", await timeSigterm(child, url, body)]);
+      } else {
+        const n = Math.min(HEAVY_BASELINE_MAX, codes.length);
+        sigterm.push([
+          b.label,
+          `${n} codes`,
+          await timeSigterm(child, url, heavyBody(codes.slice(0, n))),
+        ]);
       }
     } finally {
       child.kill();
     }
   }
   printTable(["body", "size", "statuses", "median ms", "us per code", "slowest /health ms"], rows);
+  for (const [label, what, ms] of sigterm)
+    info(`${label}SIGTERM 300 ms into ${what}`, `exited ${fmt(ms, 0)} ms after the signal`);
   const ours = perBuild.get("") ?? [];
   if (ours.length >= 2) {
     const [n0, t0] = ours[0];

@@ -166,3 +166,17 @@ export async function runLoad(url, pid, { clients, seconds, sample, agentOf }) {
   );
   return { latencies, statuses, before, after: rssKb(pid), seconds };
 }
+
+/**
+ * Sends `body` and, `afterMs` into it, SIGTERM to the server: milliseconds from the signal to
+ * the process's exit (the request's own fate does not matter).
+ */
+export async function timeSigterm(child, url, body, afterMs = 300) {
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  send(url, { method: "POST", path: "/v1/policies/filter", body, agent: false }).catch(() => {});
+  await new Promise((f) => setTimeout(f, afterMs));
+  const signalled = performance.now();
+  child.kill("SIGTERM");
+  await exited;
+  return performance.now() - signalled;
+}

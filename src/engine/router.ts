@@ -79,7 +79,7 @@ function decodeSegments(path: string): string | null {
 }
 
 /** The answer to a request that ran out of its time budget: the server's limit, not the client's error. */
-export function budgetExceeded(budgetMs: number): ApiResponse {
+function budgetExceeded(budgetMs: number): ApiResponse {
   return {
     status: 503,
     body: {

@@ -7,7 +7,7 @@ export interface Budget {
   check(): void;
 }
 
-/** Thrown by Budget.check; the router turns it into a 503 naming the budget. */
+/** Thrown by Budget.check; the router turns it into a 422 naming the budget. */
 export class BudgetExceeded extends Error {
   constructor(readonly budgetMs: number) {
     super(`request exceeded its time budget of ${budgetMs} ms`);

@@ -78,21 +78,26 @@ function decodeSegments(path: string): string | null {
   }
 }
 
-/** The answer to a request that ran out of its time budget: the server's limit, not the client's error. */
+/**
+ * The answer to a request that ran out of its time budget: a 422 at `body`, not a 503, since
+ * sending it again would cost the same (and clients retry a 503, three times for ours).
+ */
 function budgetExceeded(budgetMs: number): ApiResponse {
-  return {
-    status: 503,
-    body: {
-      detail:
-        `Request stopped: it needed more than this server's ${budgetMs} ms of work per request. ` +
-        "Narrow it (fewer codes, refs or words), or run it in-process with --local.",
+  return unprocessable([
+    {
+      loc: ["body"],
+      msg:
+        `Request needs more than this server's ${budgetMs} ms of work per request: narrow it ` +
+        "(fewer codes, refs or words), or run it in-process with --local",
+      type: "too_costly",
+      ctx: { budget_ms: budgetMs },
     },
-  };
+  ]);
 }
 
 /**
  * Answers one API request from the dataset, as the service of `spec/api.md` would; a request
- * that runs out of `ctx.budget` gets a 503 instead.
+ * that runs out of `ctx.budget` gets a 422 saying so.
  */
 export function handleApiRequest(ctx: EngineContext, req: ApiRequest): ApiResponse {
   try {

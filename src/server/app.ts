@@ -23,7 +23,7 @@ const HOST_HEADER = /^[A-Za-z0-9.-]+(:\d+)?$|^\[[0-9A-Fa-f:.]+\](:\d+)?$/;
 const MAX_REQUEST_BYTES = 1024 * 1024;
 
 /**
- * The engine's time per API request, after which it answers 503: the engine runs on the event
+ * The engine's time per API request, after which it answers 422: the engine runs on the event
  * loop, so this bounds how long `/health`, other clients and SIGTERM can wait behind one request.
  */
 export const REQUEST_BUDGET_MS = 2_000;

@@ -42,7 +42,7 @@ describe("a request's time budget (checked cooperatively)", () => {
     expect(() => filterPolicies(db, request, TODAY, spent)).toThrow(BudgetExceeded);
   });
 
-  it("the router answers 503 with a detail naming the budget; no budget, no limit", () => {
+  it("the router answers 422 at body naming the budget; no budget, no limit", () => {
     const ctx = { db, today: TODAY, linkFor: () => "", budget: createBudget(250, () => 0) };
     ctx.budget = createBudget(250, steps(0, 1000));
     const body = { policies: { q: "knee" } };
@@ -52,8 +52,19 @@ describe("a request's time budget (checked cooperatively)", () => {
       query: [],
       body,
     });
-    expect(reply.status).toBe(503);
-    expect((reply.body as { detail: string }).detail).toMatch(/250 ms of work per request/);
+    expect(reply.status).toBe(422);
+    expect(reply.body).toEqual({
+      detail: [
+        {
+          loc: ["body"],
+          msg:
+            "Request needs more than this server's 250 ms of work per request: narrow it " +
+            "(fewer codes, refs or words), or run it in-process with --local",
+          type: "too_costly",
+          ctx: { budget_ms: 250 },
+        },
+      ],
+    });
     const free = handleApiRequest(
       { db, today: TODAY, linkFor: () => "" },
       { method: "POST", path: "/v1/policies/filter", query: [], body },

@@ -185,18 +185,25 @@ describe("serve: clients that stop sending or reading are cut", () => {
 });
 
 describe("serve: one heavy request cannot hold the server", () => {
-  it("a request over its time budget gets 503 with a clear detail; /health still answers", async () => {
+  it("a request over its time budget gets 422 naming the budget; /health still answers", async () => {
     const server = await startServer(small, {}, { requestBudgetMs: 0 });
     try {
       const body = JSON.stringify({
         policies: { code_refs: { refs: [{ code_system: "CPT", codes: ["97110", "97112"] }] } },
       });
       const r = await send(server.url, "/v1/policies/filter", body);
-      expect(r.status).toBe(503);
+      expect(r.status).toBe(422);
       expect(JSON.parse(r.text)).toEqual({
-        detail:
-          "Request stopped: it needed more than this server's 0 ms of work per request. " +
-          "Narrow it (fewer codes, refs or words), or run it in-process with --local.",
+        detail: [
+          {
+            loc: ["body"],
+            msg:
+              "Request needs more than this server's 0 ms of work per request: narrow it " +
+              "(fewer codes, refs or words), or run it in-process with --local",
+            type: "too_costly",
+            ctx: { budget_ms: 0 },
+          },
+        ],
       });
       expect((await send(server.url, "/health")).status).toBe(200);
     } finally {

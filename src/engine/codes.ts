@@ -54,7 +54,16 @@ export interface CompiledCodeRefs {
   readonly byKey: ReadonlyMap<string, ReadonlyArray<{ ref: number; mask: number }>>;
   /** Per key, for `any`: the union of the relationship bits of the refs naming it. */
   readonly anyMask: ReadonlyMap<string, number>;
+  /**
+   * Per key, for `all`: the relationship bits with which a link of that key alone meets every
+   * ref (a code every ref names): such a link settles a version without visiting the refs.
+   */
+  readonly coversAll: ReadonlyMap<string, number>;
+  /** Keys every ref names (whatever the relationships): their versions are in every ref's. */
+  readonly sharedKeys: ReadonlySet<string>;
 }
+
+const BITS = [...Object.values(RELATIONSHIP_BIT), OTHER_RELATIONSHIP];
 
 /** Compiles one ref: its keys (normalised once) and relationship bits. */
 export function compileCodeRef(ref: CodeReference): CompiledCodeRef {
@@ -94,7 +103,23 @@ export function compileCodeRefs(filter: CodeRefFilter): CompiledCodeRefs {
       anyMask.set(key, (anyMask.get(key) ?? 0) | ref.mask);
     }
   });
-  const compiled = { all: (filter.match ?? "any") === "all", refs, byKey, anyMask };
+  const coversAll = new Map<string, number>();
+  const sharedKeys = new Set<string>();
+  for (const [key, naming] of byKey) {
+    if (naming.length !== refs.length) continue;
+    sharedKeys.add(key);
+    let bits = 0;
+    for (const bit of BITS) if (naming.every(({ mask }) => (mask & bit) !== 0)) bits |= bit;
+    if (bits !== 0) coversAll.set(key, bits);
+  }
+  const compiled = {
+    all: (filter.match ?? "any") === "all",
+    refs,
+    byKey,
+    anyMask,
+    coversAll,
+    sharedKeys,
+  };
   compiledRefs.set(filter, compiled);
   return compiled;
 }
@@ -121,6 +146,8 @@ export function matchesCompiledCodeRefs(
     }
     return false;
   }
+  for (const c of version.codes)
+    if (((compiled.coversAll.get(c.key) ?? 0) & relationshipBit(c.relationship)) !== 0) return true;
   const need = compiled.refs.length;
   const met = new Set<number>();
   for (const c of version.codes) {
@@ -149,10 +176,10 @@ export function matchesCodeRefs(version: PolicyRecord, filter: CodeRefFilter): b
   return matchesCompiledCodeRefs(version, compileCodeRefs(filter));
 }
 
-/** The versions (ascending indexes) of a ref's keys in the code index. */
-function collectRefVersions(byCode: Map<string, number[]>, ref: CompiledCodeRef): Set<number> {
+/** The versions of `keys` in the code index. */
+function collectVersions(byCode: Map<string, number[]>, keys: Iterable<string>): Set<number> {
   const set = new Set<number>();
-  for (const key of ref.keys) for (const i of byCode.get(key) ?? []) set.add(i);
+  for (const key of keys) for (const i of byCode.get(key) ?? []) set.add(i);
   return set;
 }
 
@@ -185,17 +212,25 @@ export function findCodeCandidates(
       }
     return out.sort((a, b) => a - b);
   }
+  // Each ref's versions are those of the keys every ref names (S) and those of its own other
+  // keys, so their intersection is S's versions plus the intersection of the others': a code
+  // named by every ref is read once, not once per ref.
+  const { sharedKeys } = compileCodeRefs(filter);
   const sized = refs
-    .map((ref) => ({ ref, size: ref.keys.reduce((n, k) => n + (byCode.get(k)?.length ?? 0), 0) }))
+    .map((ref) => {
+      const own = ref.keys.filter((k) => !sharedKeys.has(k));
+      return { own, size: own.reduce((n, k) => n + (byCode.get(k)?.length ?? 0), 0) };
+    })
     .sort((a, b) => a.size - b.size);
   let result: Set<number> | undefined;
-  for (const { ref } of sized) {
+  for (const { own } of sized) {
     budget.check();
-    const versions = collectRefVersions(byCode, ref);
+    const versions = collectVersions(byCode, own);
     if (result === undefined) result = versions;
     else for (const i of result) if (!versions.has(i)) result.delete(i);
     if (result.size === 0) break;
   }
+  for (const i of collectVersions(byCode, sharedKeys)) (result ??= new Set()).add(i);
   return [...(result ?? [])].sort((a, b) => a - b);
 }
 

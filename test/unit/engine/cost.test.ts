@@ -70,6 +70,26 @@ describe("the engine's cost grows with request + matches, not their product", ()
     expect(reads.n).toBeLessThanOrEqual(4 * CODES);
   });
 
+  it("`all` over refs that share a code reads that code's versions once, not once per ref", () => {
+    const shared = rulesDb(
+      Array.from({ length: 50 }, (_, v) =>
+        policy(`share/p${String(v).padStart(3, "0")}/2020-01-01`, {
+          codes: [code("ICD10CM", "E11.9"), code("ICD10CM", codeOf(v))],
+        }),
+      ),
+    );
+    const reads = { n: 0 };
+    for (const [key, versions] of shared.byCode) shared.byCode.set(key, counted(versions, reads));
+    const refs = Array.from({ length: 200 }, (_, i) => ({
+      code_system: "ICD10CM" as const,
+      codes: ["E11.9", codeOf(1000 + i)],
+    }));
+    const page = run(shared, { policies: { code_refs: { match: "all", refs } }, limit: 100 });
+    expect(page.data).toHaveLength(50);
+    // E11.9's 50 versions read a few times in all; per ref, 200 x 50.
+    expect(reads.n).toBeLessThanOrEqual(4 * 50);
+  });
+
   it("scope lists are read a bounded number of times, however many links are tested", () => {
     const reads = { n: 0 };
     const long = (prefix: string) => Array.from({ length: 200 }, (_, i) => `${prefix}${i}`);

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import type { RunEnvironment } from "../cli/context.js";
 import { registerCompletion } from "./completion.js";
 import { registerConfig } from "./config.js";
+import { registerData } from "./data.js";
 import { registerDownload } from "./download.js";
 import { registerHealth } from "./health.js";
 import { registerLobs } from "./lobs.js";
@@ -23,4 +24,5 @@ export function registerCommands(program: Command, run: RunEnvironment): void {
   registerConfig(program, run);
   registerCompletion(program, run);
   registerServe(program, run);
+  registerData(program, run);
 }

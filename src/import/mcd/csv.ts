@@ -1,0 +1,81 @@
+import { pipeline } from "node:stream/promises";
+import { parse } from "csv-parse";
+import iconv from "iconv-lite";
+import { UsageError } from "../../errors.js";
+import type { TableSource } from "./sources.js";
+
+/** One data row: its values by lower-case column name (`""` for a column it lacks). */
+export interface Row {
+  get(column: string): string;
+  /** The line of the file where the row starts (1-based, the header being line 1). */
+  line: number;
+}
+
+/** A row that cannot be read: what the importer reports (and `--strict` fails on). */
+export interface BadRow {
+  file: string;
+  line: number;
+  reason: string;
+}
+
+/**
+ * Streams a CSV table of the export: Windows-1252 bytes decoded, header matched by name in any
+ * case (CMS adds columns, so never by position), quoted fields of any size and with newlines.
+ * A missing required column is a usage error naming the file and column; a row with the wrong
+ * number of fields or broken quoting goes to `onBad` and is skipped.
+ */
+export async function readTable(
+  source: TableSource,
+  required: readonly string[],
+  onRow: (row: Row) => void | Promise<void>,
+  onBad: (bad: BadRow) => void,
+): Promise<void> {
+  const parser = parse({
+    bom: true,
+    info: true,
+    relax_column_count: true,
+    skip_records_with_error: true,
+    skip_empty_lines: true,
+  });
+  parser.on("skip", (err: Error & { lines?: number }) =>
+    onBad({ file: source.label, line: err.lines ?? 0, reason: err.message }),
+  );
+  let index: Map<string, number> | undefined;
+  let width = 0;
+  // Rows are named by the line they start on: the line after the previous record's end.
+  let previousEnd = 0;
+  const consume = async (records: AsyncIterable<{ record: string[]; info: { lines: number } }>) => {
+    for await (const { record, info } of records) {
+      const line = previousEnd + 1;
+      previousEnd = info.lines;
+      if (!index) {
+        index = new Map(record.map((name, i) => [name.trim().toLowerCase(), i]));
+        width = record.length;
+        const missing = required.find((c) => !index!.has(c));
+        if (missing)
+          throw new UsageError(
+            `${source.label}: no column '${missing}'`,
+            "The file is not the MCD export's table of that name (or CMS renamed the column); download the export again.",
+          );
+        continue;
+      }
+      if (record.length !== width) {
+        onBad({
+          file: source.label,
+          line,
+          reason: `${record.length} fields where the header has ${width}`,
+        });
+        continue;
+      }
+      const columns = index;
+      const done = onRow({ get: (c) => record[columns.get(c) ?? -1] ?? "", line });
+      if (done) await done;
+    }
+  };
+  await pipeline(await source.open(), iconv.decodeStream("win1252"), parser, consume);
+  if (!index)
+    throw new UsageError(
+      `${source.label}: empty file (no header row)`,
+      "Download the export again: every table has a header row.",
+    );
+}

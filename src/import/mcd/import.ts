@@ -1,6 +1,7 @@
 import {
   STATE_CODES,
-  type CodeSystem,
+  CodeSystem,
+  Relationship,
   type LobCategory,
   type StateCode,
 } from "../../contract/index.js";
@@ -61,6 +62,8 @@ const LISTING = {
   ncd: `${MCD}/reports/national-coverage-ncd-report.aspx`,
 };
 const STATES = new Set<string>(STATE_CODES);
+const SYSTEMS = CodeSystem.options;
+const RELATIONSHIPS = Relationship.options;
 const NATIONWIDE = ["medicare_part_a", "medicare_part_b"] as const;
 
 interface Jurisdiction {
@@ -199,7 +202,10 @@ class McdImport {
   private readonly jurisdictions = new Map<string, Jurisdiction[]>();
   private readonly docContractors = new Map<string, string[]>();
   private readonly groups = new Map<string, Group>();
-  private readonly codeLinks = new Map<string, DatasetCodeLink[]>();
+  // Per document, flat triples (code, system * 4 + relationship, category): ~40 bytes a link
+  // where objects took ~150, and 490k links wait here until their document is read.
+  private readonly codeLinks = new Map<string, Array<string | number | null>>();
+  private readonly paragraphs = new Map<string, Group>();
   private readonly catalogue = new Map<
     string,
     { system: CodeSystem; code: string; text: string }
@@ -398,11 +404,8 @@ class McdImport {
   private async readCodeLists(): Promise<void> {
     for (const table of CODE_TABLES) {
       await this.each(table.groups, [...DOC_ID[table.doc], table.group, "paragraph"], (row) => {
-        const text = htmlToPlainText(row.get("paragraph"));
-        this.groups.set(`${table.file}|${docKey(table.doc, row)}|${row.get(table.group).trim()}`, {
-          category: toCategory(text),
-          notCovered: saysNotCovered(text),
-        });
+        const key = `${table.file}|${docKey(table.doc, row)}|${row.get(table.group).trim()}`;
+        this.groups.set(key, this.readParagraph(row.get("paragraph")));
       });
     }
     for (const table of CODE_TABLES) {
@@ -433,12 +436,24 @@ class McdImport {
             break;
         }
         const list = this.codeLinks.get(doc) ?? [];
-        list.push({ code_system: system, code, relationship, category: group?.category ?? null });
+        list.push(code, SYSTEMS.indexOf(system) * 4 + RELATIONSHIPS.indexOf(relationship));
+        list.push(group?.category ?? null);
         this.codeLinks.set(doc, list);
         // ICD-10-CM descriptions are public (CMS/NCHS); the HCPCS/CPT columns are never kept.
         if (withText) this.describe("ICD10CM", code, row.get("description").trim(), "export");
       });
     }
+  }
+
+  /** A group's paragraph, read once per distinct text (lists repeat their paragraphs). */
+  private readParagraph(html: string): Group {
+    let group = this.paragraphs.get(html);
+    if (!group) {
+      const text = htmlToPlainText(html);
+      group = { category: toCategory(text), notCovered: saysNotCovered(text) };
+      this.paragraphs.set(html, group);
+    }
+    return group;
   }
 
   private describe(system: CodeSystem, code: string, text: string, source: string): void {
@@ -707,27 +722,40 @@ class McdImport {
   }
 
   private takeCodes(key: string): DatasetCodeLink[] {
-    const links = this.codeLinks.get(key) ?? [];
+    const flat = this.codeLinks.get(key) ?? [];
     this.codeLinks.delete(key);
     const seen = new Set<string>();
-    return links.filter((l) => {
-      const id = `${l.code_system}|${l.code}|${l.relationship}|${l.category ?? ""}`;
-      if (seen.has(id)) return false;
+    const links: DatasetCodeLink[] = [];
+    for (let i = 0; i < flat.length; i += 3) {
+      const [code, meta, category] = [
+        flat[i] as string,
+        flat[i + 1] as number,
+        flat[i + 2] as string | null,
+      ];
+      const id = `${meta}|${code}|${category ?? ""}`;
+      if (seen.has(id)) continue;
       seen.add(id);
-      return true;
-    });
+      links.push({
+        code_system: SYSTEMS[meta >> 2]!,
+        code,
+        relationship: RELATIONSHIPS[meta & 3]!,
+        category,
+      });
+    }
+    return links;
   }
 
   /** Links whose document was not imported: of a proposed one, or of none in the export. */
   private countOrphans(): void {
-    for (const [key, links] of this.codeLinks)
+    for (const [key, flat] of this.codeLinks)
       this.leftOut(
         this.proposed.has(key)
           ? "code links of proposed documents"
           : "code links of documents not in the export (or left out)",
-        links.length,
+        flat.length / 3,
       );
     this.codeLinks.clear();
+    this.paragraphs.clear();
   }
 }
 

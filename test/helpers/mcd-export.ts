@@ -90,8 +90,8 @@ function exportsOf(file: string): Array<"lcd" | "article" | "ncd"> {
 }
 
 /** Headers as CMS writes them, with columns CMS may add: one in the middle, one at the end. */
-function headerOf(file: string): string[] {
-  const header = [...(HEADERS[file] ?? [])];
+function headerOf(file: string, drop: string[] = []): string[] {
+  const header = (HEADERS[file] ?? []).filter((c) => !drop.includes(c));
   header.splice(2, 0, "cms_added_column");
   header.push("another_new_column");
   return header;
@@ -100,8 +100,8 @@ function headerOf(file: string): string[] {
 const quote = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
 
 /** A table as Windows-1252 CSV bytes, streamed a row at a time. */
-function csvStream(file: string, rows: Rows): Readable {
-  const header = headerOf(file);
+function csvStream(file: string, rows: Rows, drop: string[] = []): Readable {
+  const header = headerOf(file, drop);
   return Readable.from(
     (function* () {
       yield iconv.encode(header.join(",") + "\r\n", "win1252");
@@ -163,6 +163,8 @@ export async function writeMcdExport(
   dir: string,
   tables: Record<string, () => Rows>,
   layout: Layout = "all_data",
+  /** Columns to leave out of a file's header (to test a missing column). */
+  drop: Record<string, string[]> = {},
 ): Promise<string[]> {
   await mkdir(dir, { recursive: true });
   const names = { lcd: "all_lcd", article: "all_article", ncd: "ncd" } as const;
@@ -177,7 +179,7 @@ export async function writeMcdExport(
       await mkdir(folder, { recursive: true });
       for (const file of filesOf(kind))
         await pipeline(
-          csvStream(file, tables[file]!()),
+          csvStream(file, tables[file]!(), drop[file]),
           createWriteStream(path.join(folder, file)),
         );
     }
@@ -185,7 +187,9 @@ export async function writeMcdExport(
   }
   const exports: Array<[string, Buffer]> = [];
   for (const kind of kinds) {
-    const inner = await zipToBuffer(filesOf(kind).map((f) => [f, csvStream(f, tables[f]!())]));
+    const inner = await zipToBuffer(
+      filesOf(kind).map((f) => [f, csvStream(f, tables[f]!(), drop[f])]),
+    );
     exports.push([names[kind], inner]);
   }
   // What CMS puts beside the CSVs: an Access database and a dictionary, both ignored.

@@ -1,4 +1,4 @@
-import { pipeline } from "node:stream/promises";
+import { finished, pipeline } from "node:stream/promises";
 import { parse } from "csv-parse";
 import iconv from "iconv-lite";
 import { UsageError } from "../../errors.js";
@@ -82,7 +82,12 @@ export async function readTable(
       parser.destroy(err as Error);
     }
   });
-  await pipeline(await source.open(), iconv.decodeStream("win1252"), parser);
+  // pipeline() settles when the parser has taken every byte; `finished` waits until every
+  // record has been handled too (handlers pause the parser while a document is written).
+  await Promise.all([
+    pipeline(await source.open(), iconv.decodeStream("win1252"), parser),
+    finished(parser),
+  ]);
   if (!index)
     throw new UsageError(
       `${source.label}: empty file (no header row)`,

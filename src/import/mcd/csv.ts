@@ -58,19 +58,21 @@ export async function readTable(
       return;
     }
     if (record.length === 1 && record[0] === "") return; // an empty line
-    if (record.length !== width)
-      return onBad({
+    if (record.length !== width) {
+      onBad({
         file: source.label,
         line: start,
         reason: `${record.length} fields where the header has ${width}`,
       });
+      return;
+    }
     const columns = index;
     return onRow({ get: (c) => record[columns.get(c) ?? -1] ?? "", line: start });
   };
   parser.on("data", (record: string[]) => {
     try {
       const done = handle(record);
-      if (done) {
+      if (done instanceof Promise) {
         // A document row writes its text file: no more rows until it is done.
         parser.pause();
         done.then(

@@ -3,9 +3,9 @@
 // baseline in the same run (interleaved), reported as medians and ratios with PASS/FAIL per
 // target. It is a measurement, not a test: it always exits 0 once it has run.
 //
-//   node bench/run.mjs [cold] [scale] [all] [download]     (default: every part)
+//   node bench/run.mjs [cold] [scale] [all] [download] [mcd]     (default: every part)
 // Env: BENCH_RUNS (cold-start runs per case, default 20), BENCH_SCALE_RUNS (default 5),
-//      BENCH_DOWNLOAD_RUNS (default 11),
+//      BENCH_DOWNLOAD_RUNS (default 11), BENCH_MCD_RUNS (default 3),
 //      BENCH_BASELINE=DIR[,DIR...] (older checkouts or builds with DIR/bin/coverage.js: their
 //      figures are printed beside ours, for before/after comparisons).
 import { spawn, spawnSync } from "node:child_process";
@@ -30,6 +30,7 @@ import {
   verdictLines,
   waitForLine,
 } from "./lib.mjs";
+import { mcdImport } from "./mcd-import.mjs";
 
 const parts = new Set(process.argv.slice(2));
 const want = (p) => parts.size === 0 || parts.has(p);
@@ -394,7 +395,13 @@ async function download() {
   }
 }
 
-for (const [name, part] of Object.entries({ cold: coldStart, scale, all: allNdjson, download })) {
+for (const [name, part] of Object.entries({
+  cold: coldStart,
+  scale,
+  all: allNdjson,
+  download,
+  mcd: mcdImport,
+})) {
   if (!want(name)) continue;
   try {
     await part();

@@ -7,7 +7,7 @@ export function formatImportSummary(report: McdImportReport, output: string): st
   const { documents: d, written: w } = report;
   const lines = [
     `imported ${n(d.lcd)} LCDs, ${n(d.article)} articles, ${n(d.ncd)} NCDs (${n(w.policies)} policy versions) into ${output}`,
-    `links: ${n(w.applicabilityLinks)} applicability (${n(w.lobs)} LOBs), ${n(w.codeLinks)} codes`,
+    `links: ${n(w.applicabilityLinks)} applicability (${n(w.lobs)} LOBs), ${n(w.codeLinks)} code links`,
     `code catalogue: ${n(w.codes)} descriptions${
       report.codes.size
         ? ` (${[...report.codes]

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { runCoverage } from "../helpers/cli.js";
 import { anwebLines, icd10OrderLine, writeLatin1, writeMcdExport } from "../helpers/mcd-export.js";
 import { CP1252_HIGH, sampleTables } from "../helpers/mcd-sample.js";
+import { scaleTables } from "../helpers/mcd-scale.js";
 
 interface Detail {
   policy_id: string;
@@ -103,7 +104,7 @@ describe("coverage data import mcd (e2e)", () => {
     expect(imported.stdout).toBe("");
     const s = imported.stderr;
     expect(s).toContain("imported 4 LCDs, 3 articles, 3 NCDs (10 policy versions)");
-    expect(s).toMatch(/links: \d+ applicability \(11 LOBs\), 17 codes/);
+    expect(s).toMatch(/links: \d+ applicability \(11 LOBs\), 17 code links/);
     expect(s).toContain("2 proposed LCDs");
     expect(s).toContain("1 proposed articles");
     expect(s).toContain("jurisdictions in a state outside the spec's list (ZZ)");
@@ -481,4 +482,18 @@ describe("coverage data import mcd: bad input (e2e)", () => {
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain("none.zip");
   });
+
+  it("Ctrl-C stops the import with exit 130 and leaves nothing behind", async () => {
+    const d = fresh();
+    const inputs = await writeMcdExport(path.join(d, "export"), scaleTables(0.3), "all_data");
+    const child = runCoverage(["data", "import", "mcd", ...inputs, "-o", path.join(d, "x.json")]);
+    // Once the first text file is being written the import is under way: interrupt it then.
+    for (let i = 0; i < 600 && !left(d).some((f) => f.endsWith(".part")); i++)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    child.kill("SIGINT");
+    const r = await child;
+    expect(r.exitCode, r.stderr).toBe(130);
+    expect(r.stderr).toContain("nothing was written");
+    expect(left(d)).toEqual([]);
+  }, 60_000);
 });

@@ -47,7 +47,14 @@ export async function readTable(
     const start = line;
     line += 1 + countNewlines(record);
     if (!index) {
-      index = new Map(record.map((name, i) => [name.trim().toLowerCase(), i]));
+      // A UTF-8 byte-order mark read as Windows-1252 is "ï»¿": not part of the first name.
+      const names = record.map((name) =>
+        name
+          .replace(/^(\ufeff|ï»¿)/, "")
+          .trim()
+          .toLowerCase(),
+      );
+      index = new Map(names.map((name, i) => [name, i]));
       width = record.length;
       const missing = required.find((c) => !index!.has(c));
       if (missing)

@@ -53,6 +53,12 @@ describe("readTable", () => {
     ]);
   });
 
+  it("ignores a UTF-8 byte-order mark before the header", async () => {
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("ID,text\n1,a\n")]);
+    const { got } = await rows(bytes, ["id"]);
+    expect(got).toEqual([{ id: "1", text: "a", line: 2 }]);
+  });
+
   it("reads fields of 10 MB", async () => {
     const big = "y".repeat(10 * 1024 * 1024);
     const { got } = await rows(`id,text\n1,"${big}"\n`);

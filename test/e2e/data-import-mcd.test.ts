@@ -469,6 +469,14 @@ describe("coverage data import mcd: bad input (e2e)", () => {
     expect(existsSync(path.join(d, "x.db"))).toBe(false);
   });
 
+  it("an output folder that does not exist is named (exit 2), and not created", async () => {
+    const d = fresh();
+    const r = await runCoverage(["data", "import", "mcd", zip, "-o", path.join(d, "no", "x.json")]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain("does not exist");
+    expect(left(d)).toEqual([]);
+  });
+
   it("a path that is not an export is named (exit 2)", async () => {
     const d = fresh();
     const r = await runCoverage([

@@ -64,7 +64,7 @@ export function lobsOfContractor(type: string, subtype: string): LobCategory[] {
 
 function lobsOfDescription(text: string): LobCategory[] {
   if (/\bA\s+and\s+B\b/i.test(text)) return [];
-  if (/\bDME\b|\bPart\s+B\b|\bCarrier\b/i.test(text)) return ["medicare_part_b"];
+  if (/\bDME(RC)?\b|\bPart\s+B\b|\bCarrier\b/i.test(text)) return ["medicare_part_b"];
   if (/\bHHH\b|\bPart\s+A\b|\bIntermediary\b|\bRHHI\b/i.test(text)) return ["medicare_part_a"];
   return [];
 }

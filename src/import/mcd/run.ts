@@ -31,6 +31,12 @@ export async function openOutputSink(output: string, force: boolean): Promise<Da
       `-o ${output}: the output must end in .json (a dataset file) or .db (a snapshot)`,
       "Choose a path such as medicare.json.",
     );
+  const folder = await stat(path.dirname(path.resolve(output))).catch(() => undefined);
+  if (!folder?.isDirectory())
+    throw new UsageError(
+      `-o ${output}: the folder ${path.dirname(output)} does not exist`,
+      "Create it first, or choose another path with -o.",
+    );
   if (!force && (await stat(output).catch(() => undefined)))
     throw new UsageError(
       `${output} already exists`,

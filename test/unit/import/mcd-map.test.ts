@@ -80,6 +80,10 @@ describe("MCD mapping rules", () => {
     ["A and B MAC", "", ["medicare_part_a", "medicare_part_b"]],
     ["A and B and HHH MAC", "", ["medicare_part_a", "medicare_part_b"]],
     ["DME MAC", "", ["medicare_part_b"]],
+    ["DMERC", "", ["medicare_part_b"]],
+    ["Carrier", "", ["medicare_part_b"]],
+    ["Fiscal Intermediary", "", ["medicare_part_a"]],
+    ["RHHI", "", ["medicare_part_a"]],
     ["Something else", "", []],
   ])("contractor %j / %j gives %j", (type, subtype, want) =>
     expect(lobsOfContractor(type, subtype)).toEqual(want),

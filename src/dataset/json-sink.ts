@@ -6,19 +6,7 @@ import { UsageError } from "../errors.js";
 import { checkDatasetReferences, jsonPath } from "./check.js";
 import { DatasetCode, DatasetLob, DatasetPayer, DatasetPolicy } from "./schema.js";
 import type { DatasetMeta, DatasetSink, DatasetSummary } from "./sink.js";
-
-/**
- * A sink that can also store the markdown files its policies name (`files.text`). The path it
- * returns is what the policy records, relative to the dataset's folder.
- */
-export interface TextFileStore {
-  storeText(name: string, markdown: string): Promise<string>;
-}
-
-/** Whether a sink stores text files beside its records. */
-export function storesText(sink: DatasetSink): sink is DatasetSink & TextFileStore {
-  return typeof (sink as Partial<TextFileStore>).storeText === "function";
-}
+import type { TextFileStore } from "./text-store.js";
 
 const exists = async (p: string) => (await stat(p).catch(() => undefined)) !== undefined;
 

@@ -6,7 +6,7 @@ import {
   type StateCode,
 } from "../../contract/index.js";
 import type { DatasetCodeLink, DatasetLink, DatasetPolicy } from "../../dataset/schema.js";
-import { storesText } from "../../dataset/json-sink.js";
+import { storesText } from "../../dataset/text-store.js";
 import type { DatasetSink, DatasetSummary } from "../../dataset/sink.js";
 import { InterruptedError, UsageError } from "../../errors.js";
 import { readHcpcsAnweb, readIcd10cmOrder } from "./code-sets.js";

@@ -3,9 +3,9 @@
 // baseline in the same run (interleaved), reported as medians and ratios with PASS/FAIL per
 // target. It is a measurement, not a test: it always exits 0 once it has run.
 //
-//   node bench/run.mjs [cold] [scale] [all] [download] [load] [heavy]   (default: every part)
+//   node bench/run.mjs [cold] [scale] [all] [download] [load] [heavy] [mcd]   (default: every part)
 // Env: BENCH_RUNS (cold-start runs per case, default 20), BENCH_SCALE_RUNS (default 5),
-//      BENCH_DOWNLOAD_RUNS (default 11),
+//      BENCH_DOWNLOAD_RUNS (default 11), BENCH_MCD_RUNS (default 3),
 //      BENCH_LOAD_SECONDS (the serve load run, default 30), BENCH_LOAD_CLIENTS (default 10),
 //      BENCH_HEAVY_SIZES (codes per heavy body, default 2000,10000,29998), BENCH_HEAVY_RUNS
 //      (default 3), BENCH_HEAVY_BASELINE_MAX (largest body sent to a baseline build, default
@@ -45,6 +45,7 @@ import {
   verdictLines,
   waitForLine,
 } from "./lib.mjs";
+import { mcdImport } from "./mcd-import.mjs";
 
 const parts = new Set(process.argv.slice(2));
 const want = (p) => parts.size === 0 || parts.has(p);
@@ -588,6 +589,7 @@ for (const [name, part] of Object.entries({
   download,
   load,
   heavy,
+  mcd: mcdImport,
 })) {
   if (!want(name)) continue;
   try {

@@ -5,8 +5,10 @@
 # The subcommands of a command path ($1: names joined by spaces, empty for the root).
 _coverage_commands() {
   case "$1" in
-    '') REPLY='search policy payers lobs updates code matrix versions diff download health config completion serve help' ;;
+    '') REPLY='search policy payers lobs updates code matrix versions diff download health config completion serve data help' ;;
     'config') REPLY='get set unset list path help' ;;
+    'data') REPLY='import help' ;;
+    'data import') REPLY='mcd help' ;;
     *) REPLY='' ;;
   esac
 }
@@ -62,6 +64,17 @@ _coverage_options() {
       --format --no-color -q --quiet -v --verbose --timeout' ;;
     'serve') REPLY='--port --host --api-key --sandbox -h --help --api-url --local --data --today
       --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
+    'data') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json --format
+      --no-color -q --quiet -v --verbose --timeout' ;;
+    'data import') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json
+      --format --no-color -q --quiet -v --verbose --timeout' ;;
+    'data import mcd') REPLY='-o --output --icd10cm --hcpcs --strict --force -h --help --api-url
+      --sandbox --local --data --today --profile --json --format --no-color -q --quiet -v --verbose
+      --timeout' ;;
+    'data import help') REPLY='--api-url --sandbox --local --data --today --profile --json --format
+      --no-color -q --quiet -v --verbose --timeout' ;;
+    'data help') REPLY='--api-url --sandbox --local --data --today --profile --json --format
+      --no-color -q --quiet -v --verbose --timeout' ;;
     'help') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json --format
       --no-color -q --quiet -v --verbose --timeout' ;;
     *) REPLY='' ;;
@@ -85,14 +98,17 @@ _coverage_option() {
     'config|--help'|'config get|-h'|'config get|--help'|'config set|-h'|'config set|--help'|\
     'config unset|-h'|'config unset|--help'|'config list|-h'|'config list|--help'|'config path|-h'|\
     'config path|--help'|'completion|-h'|'completion|--help'|'serve|--sandbox'|'serve|-h'|\
-    'serve|--help'|'help|-h'|'help|--help') REPLY='none' ;;
+    'serve|--help'|'data|-h'|'data|--help'|'data import|-h'|'data import|--help'|\
+    'data import mcd|--strict'|'data import mcd|--force'|'data import mcd|-h'|\
+    'data import mcd|--help'|'help|-h'|'help|--help') REPLY='none' ;;
     '|--api-url'|'|--today'|'|--profile'|'|--timeout'|'search|--query'|'search|--payer'|\
     'search|--lob-id'|'search|--effective-start'|'search|--effective-end'|'search|--effective-on'|\
     'search|--limit'|'search|--offset'|'payers|--limit'|'payers|--offset'|'lobs|--payer'|\
     'lobs|--limit'|'lobs|--offset'|'updates|--days'|'updates|--payer'|'updates|--limit'|\
     'updates|--offset'|'code|--payer'|'code|--effective-on'|'matrix|--payer'|\
     'matrix|--effective-on'|'serve|--port'|'serve|--host'|'serve|--api-key') REPLY='text' ;;
-    '|--data'|'search|--body'|'download|-o'|'download|--output') REPLY='file' ;;
+    '|--data'|'search|--body'|'download|-o'|'download|--output'|'data import mcd|-o'|\
+    'data import mcd|--output'|'data import mcd|--icd10cm'|'data import mcd|--hcpcs') REPLY='file' ;;
     '|--format') REPLY='choices table json ndjson csv' ;;
     'search|--code'|'updates|--code'|'matrix|--code') REPLY='partial CPT: CPT_MODIFIER: HCPCS: HCPCS_MODIFIER: ICD10CM:' ;;
     'search|--relationship') REPLY='list covers does-not-cover references' ;;
@@ -117,7 +133,10 @@ _coverage_argument() {
     'config unset|0') REPLY='choices api-url sandbox-url api-key format timeout' ;;
     'config help|0') REPLY='choices get set unset list path' ;;
     'completion|0') REPLY='choices bash zsh fish' ;;
-    'help|0') REPLY='choices search policy payers lobs updates code matrix versions diff download health config completion serve' ;;
+    'data import mcd|'*) REPLY='file' ;;
+    'data import help|0') REPLY='choices mcd' ;;
+    'data help|0') REPLY='choices import' ;;
+    'help|0') REPLY='choices search policy payers lobs updates code matrix versions diff download health config completion serve data' ;;
     *) REPLY='text' ;;
   esac
 }

@@ -3,6 +3,7 @@ import type { RunEnvironment } from "../cli/context.js";
 import { registerCode } from "./code.js";
 import { registerCompletion } from "./completion.js";
 import { registerConfig } from "./config.js";
+import { registerData } from "./data.js";
 import { registerDiff } from "./diff.js";
 import { registerDownload } from "./download.js";
 import { registerHealth } from "./health.js";
@@ -32,5 +33,6 @@ export function registerCommands(program: Command, run: RunEnvironment): void {
   registerConfig(program, run);
   registerCompletion(program, run);
   registerServe(program, run);
+  registerData(program, run);
   registerHelp(program);
 }

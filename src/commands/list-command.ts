@@ -3,6 +3,7 @@ import type { ApiClient } from "../backend/client.js";
 import { fetchPages } from "../backend/paginate.js";
 import type { CommandContext } from "../cli/context.js";
 import type { Envelope } from "../contract/index.js";
+import { readHoldLimit } from "../output/hold-limit.js";
 import { writeList, type ListOutput } from "../output/list.js";
 
 export interface ListCommand<T> {
@@ -25,6 +26,7 @@ export async function runListCommand<T>(ctx: CommandContext, spec: ListCommand<T
   const build = (input: Record<string, unknown>) => spec.build(ctx.offlineClient(), input);
   const request = build(spec.input);
   if (spec.dryRun) return ctx.printDryRun(request);
+  const holdLimit = readHoldLimit(ctx.env);
   const client = await ctx.client();
   const start = typeof spec.input.offset === "number" ? spec.input.offset : 0;
   const pages = fetchPages(
@@ -35,5 +37,12 @@ export async function runListCommand<T>(ctx: CommandContext, spec: ListCommand<T
   );
   const view = await spec.view();
   const { format } = ctx.settings;
-  await writeList(pages, { ...view, format, io: ctx.io, all: spec.all, notice: ctx.notice });
+  await writeList(pages, {
+    ...view,
+    format,
+    io: ctx.io,
+    all: spec.all,
+    notice: ctx.notice,
+    holdLimit,
+  });
 }

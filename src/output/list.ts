@@ -1,5 +1,6 @@
 import type { Envelope } from "../contract/index.js";
 import type { OutputFormat } from "../cli/settings.js";
+import { createHoldCounter, DEFAULT_HOLD_LIMIT, type HoldLimit } from "./hold-limit.js";
 import { formatJson, writeText, type Io } from "./terminal.js";
 
 export interface ListOutput<T> {
@@ -16,6 +17,8 @@ export interface ListOutput<T> {
   emptyMessage?: string;
   /** CSV header when no item arrives (otherwise the first item's keys). */
   csvColumns?: string[];
+  /** What json and table may hold with `--all` (default DEFAULT_HOLD_LIMIT). */
+  holdLimit?: HoldLimit | undefined;
 }
 
 /**
@@ -43,6 +46,7 @@ export async function writeList<T>(
 ): Promise<void> {
   const { io, format } = out;
   const kept: T[] = [];
+  const hold = createHoldCounter(out.holdLimit ?? DEFAULT_HOLD_LIMIT, format);
   let first: Envelope<T> | undefined;
   let last: Envelope<T> | undefined;
   let csvHeader: string[] | undefined;
@@ -69,7 +73,11 @@ export async function writeList<T>(
       await writeText(io.stdout, text);
     } else if (format === "json" && !out.all) {
       await writeText(io.stdout, formatJson(io, page, 2) + "\n");
-    } else kept.push(...page.data);
+    } else {
+      // A server that never stops saying has_more would otherwise grow this until V8 aborts.
+      hold(page.data);
+      kept.push(...page.data);
+    }
   }
   if (format === "csv" && !csvStarted && out.csvColumns) {
     const { toCsv } = await import("./csv.js");

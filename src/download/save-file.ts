@@ -32,6 +32,10 @@ export interface SaveOptions {
   verbose?: ((line: string) => void) | undefined;
   /** V8's collector for freeing spent read buffers (tests pass a spy). */
   collector?: (() => Collect | null) | undefined;
+  /** Called once the file is in place (or every byte is on stdout): the result is final. */
+  onComplete?: (() => void) | undefined;
+  /** A line on stderr that is not a notice (an interruption that came too late). */
+  warn?: ((message: string) => void) | undefined;
 }
 
 export interface Saved {
@@ -146,6 +150,9 @@ export async function writeFileAtomically(
         `the download was cut off: ${bytes} of ${options.expectedSize} bytes arrived`,
         "Nothing was saved; run the command again (it asks for a fresh link).",
       );
+    // The commit is the one point that decides: interrupted before it, nothing is kept (exit
+    // 130); once the file is in place, the download succeeded whenever the signal comes.
+    if (options.signal.aborted) throw new InterruptedError(INTERRUPTED);
     await commit(temp, target, options.force);
     return bytes;
   } catch (err) {
@@ -197,7 +204,10 @@ export async function saveDownload(link: DownloadLink, options: SaveOptions): Pr
         if (options.signal.aborted) throw new InterruptedError("download interrupted");
         throw failure(err, bytes, "stdout");
       }
+      options.onComplete?.();
       report(bytes);
+      if (options.signal.aborted)
+        options.warn?.(`interrupted after the download had finished: all ${bytes} bytes are out`);
       return { path: undefined, bytes };
     }
     const bytes = await writeFileAtomically(source.stream, target.path, {
@@ -207,7 +217,12 @@ export async function saveDownload(link: DownloadLink, options: SaveOptions): Pr
       onBytes: (n) => progress?.update(n),
       collector: options.collector,
     });
+    options.onComplete?.();
     report(bytes);
+    if (options.signal.aborted)
+      options.warn?.(
+        `interrupted after the download had finished: ${target.path} is complete (${bytes} bytes)`,
+      );
     return { path: target.path, bytes };
   } finally {
     progress?.stop();

@@ -9,13 +9,17 @@ import { ROOT, RULES_DATA, runCoverage } from "../helpers/cli.js";
 
 const tempDir = () => mkdtempSync(path.join(os.tmpdir(), "coverage-dl-sig-"));
 const PDF = readFileSync(path.join(path.dirname(RULES_DATA), "files", "pt.pdf"));
-const SIGINT_AT = path.join(ROOT, "test", "helpers", "sigint-at.cjs");
+const SIGNAL_AT = path.join(ROOT, "test", "helpers", "signal-at.cjs");
 
-/** A local-engine download with Ctrl-C sent at one exact point (see sigint-at.cjs). */
-function downloadInterruptedAt(at: string, cwd: string, extra: string[] = []) {
+/** A local-engine download with Ctrl-C sent at one exact point (see signal-at.cjs). */
+function downloadInterruptedAt(at: string, cwd: string, extra: string[] = [], signal = "SIGINT") {
   return runCoverage(["--data", RULES_DATA, "download", "a/pt/2025-01-01", ...extra], {
     cwd,
-    env: { NODE_OPTIONS: `--require ${SIGINT_AT}`, COVERAGE_TEST_SIGINT_AT: at },
+    env: {
+      NODE_OPTIONS: `--require ${SIGNAL_AT}`,
+      COVERAGE_TEST_SIGNAL_AT: at,
+      COVERAGE_TEST_SIGNAL: signal,
+    },
   });
 }
 
@@ -31,6 +35,25 @@ describe("Ctrl-C at the end of a download: the exit code says what is on disk", 
       expect(r.stderr).toContain(
         `warning: interrupted after the download had finished: ${path.join(cwd, "PT-100.pdf")} is complete (${PDF.length} bytes)`,
       );
+    },
+  );
+
+  it.each([
+    { signal: "SIGTERM", exit: 143 },
+    { signal: "SIGHUP", exit: 129 },
+  ])(
+    "$signal: before the file is in place exit $exit and nothing left; after it exit 0",
+    async ({ signal, exit }) => {
+      const before = tempDir();
+      const r = await downloadInterruptedAt("before-commit", before, [], signal);
+      expect(r.exitCode, r.stderr).toBe(exit);
+      expect(r.stderr).toContain(`download stopped by ${signal}; no partial file was left`);
+      expect(readdirSync(before)).toEqual([]);
+      const after = tempDir();
+      const done = await downloadInterruptedAt("after-commit", after, [], signal);
+      expect(done.exitCode, done.stderr).toBe(0);
+      expect(done.stderr).toContain("interrupted after the download had finished");
+      expect(readFileSync(path.join(after, "PT-100.pdf")).equals(PDF)).toBe(true);
     },
   );
 

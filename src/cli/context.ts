@@ -44,6 +44,11 @@ export interface RunEnvironment {
   stderr?: NodeJS.WritableStream;
   now?: () => Date;
   signal: AbortSignal;
+  /**
+   * Called by a command whose result is final (a download in place), so that a Ctrl-C coming
+   * later does not turn a success into exit 130.
+   */
+  completed?: () => void;
 }
 
 function resolveBaseUrl(settings: Settings): string {

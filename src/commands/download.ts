@@ -63,6 +63,9 @@ export function registerDownload(program: Command, run: RunEnvironment): void {
             stdoutIsTTY: ctx.io.stdoutIsTTY,
             progress,
             verbose: ctx.settings.verbose ? (line) => ctx.io.stderr.write(`${line}\n`) : undefined,
+            // A Ctrl-C after this no longer makes the exit code 130: the file is there.
+            onComplete: () => run.completed?.(),
+            warn: ctx.warn,
           }),
         );
         if (saved.path) ctx.notice(`Saved ${saved.path} (${formatBytes(saved.bytes)})`);

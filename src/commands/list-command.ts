@@ -5,6 +5,7 @@ import { fetchPages } from "../backend/paginate.js";
 import type { CommandContext } from "../cli/context.js";
 import type { Envelope } from "../contract/index.js";
 import { isTabular, parseFields, type FieldNames } from "../output/fields.js";
+import { readHoldLimit } from "../output/hold-limit.js";
 import { writeList, type ListOutput } from "../output/list.js";
 import { respellInput, type IdField } from "../requests/catalogue-ids.js";
 
@@ -44,6 +45,7 @@ export async function runListCommand<T>(ctx: CommandContext, spec: ListCommand<T
   const build = (input: Record<string, unknown>) => spec.build(ctx.offlineClient(), input);
   const asked = build(spec.input);
   if (spec.dryRun) return ctx.printDryRun(asked);
+  const holdLimit = readHoldLimit(ctx.env);
   const client = await ctx.client();
   // Every check has passed; only now may the payer or LOB list be asked for.
   const respelled = spec.idFields
@@ -62,7 +64,15 @@ export async function runListCommand<T>(ctx: CommandContext, spec: ListCommand<T
   );
   const view = await spec.view(fields);
   const { transform } = spec;
-  const output = { ...view, format, io: ctx.io, all: spec.all, notice: ctx.notice, fields };
+  const output = {
+    ...view,
+    format,
+    io: ctx.io,
+    all: spec.all,
+    notice: ctx.notice,
+    fields,
+    holdLimit,
+  };
   if (!transform) return writeList(raw, output);
   // The next offset is the raw page's: a narrowed page holds fewer items than were skipped.
   let next = start;

@@ -9,6 +9,7 @@ import type { DownloadLink } from "../contract/index.js";
 import { CliError, InterruptedError, UnexpectedError, UsageError } from "../errors.js";
 import { type Collect, RECLAIM_EVERY, reclaimReadBuffers } from "./reclaim.js";
 import { safeBaseName } from "./safe-name.js";
+import { formatTempName, removeStaleTemps } from "./stale-temps.js";
 import { openSource } from "./source.js";
 import { checkOverwrite, resolveTarget } from "./target.js";
 
@@ -35,6 +36,10 @@ export interface SaveOptions {
   verbose?: ((line: string) => void) | undefined;
   /** V8's collector for freeing spent read buffers (tests pass a spy). */
   collector?: (() => Collect | null) | undefined;
+  /** Called once the file is in place (or every byte is on stdout): the result is final. */
+  onComplete?: (() => void) | undefined;
+  /** A line on stderr that is not a notice (an interruption that came too late). */
+  warn?: ((message: string) => void) | undefined;
 }
 
 export interface Saved {
@@ -47,10 +52,12 @@ const INTERRUPTED = "download interrupted; nothing was saved";
 // Filesystems without hard links: fall back to check-then-rename.
 const NO_LINK = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "EXDEV", "ENOSYS", "EMLINK", "EACCES"]);
 
-/** `.NAME.<random>.part` beside the target: same folder, so the final rename is atomic. */
+/**
+ * `.NAME.<pid>-<random>.part` beside the target: same folder, so the final rename is atomic;
+ * the pid lets a later download tell a leftover of a killed process from a running one.
+ */
 export function makeTempName(target: string): string {
-  const suffix = randomBytes(6).toString("hex");
-  return path.join(path.dirname(target), `.${path.basename(target)}.${suffix}.part`);
+  return formatTempName(target, process.pid, randomBytes(6).toString("hex"));
 }
 
 /**
@@ -153,6 +160,22 @@ function failure(err: unknown, bytes: number, target: string): CliError {
   );
 }
 
+/** `-o -` cut off: bytes already on stdout cannot be taken back, so say how many went. */
+function stdoutFailure(err: unknown, bytes: number): CliError {
+  if (err instanceof CliError) return err;
+  const code = (err as NodeJS.ErrnoException).code;
+  const why = code ?? (err instanceof Error ? err.message : String(err));
+  if (bytes === 0)
+    return new UnexpectedError(
+      `the download was cut off before any byte arrived (${why})`,
+      "Nothing was written; run the command again (it asks for a fresh link).",
+    );
+  return new UnexpectedError(
+    `the download was cut off after ${bytes} bytes had gone to stdout (${why})`,
+    "The output is incomplete: discard it and run the command again (it asks for a fresh link).",
+  );
+}
+
 /**
  * Streams a readable to `target` through a temporary file beside it, renamed into place only when
  * complete. On any failure or interruption the temporary file is removed: no partial file is left
@@ -169,6 +192,8 @@ export async function writeFileAtomically(
     collector?: (() => Collect | null) | undefined;
   },
 ): Promise<number> {
+  // What a SIGKILL left of an earlier download to the same place.
+  await removeStaleTemps(target);
   const temp = makeTempName(target);
   let bytes = 0;
   let file: FileHandle | undefined;
@@ -192,6 +217,9 @@ export async function writeFileAtomically(
         `the download was cut off: ${bytes} of ${options.expectedSize} bytes arrived`,
         "Nothing was saved; run the command again (it asks for a fresh link).",
       );
+    // The commit is the one point that decides: interrupted before it, nothing is kept (exit
+    // 130); once the file is in place, the download succeeded whenever the signal comes.
+    if (options.signal.aborted) throw new InterruptedError(INTERRUPTED);
     await commit(temp, target, options.force);
     return bytes;
   } catch (err) {
@@ -318,9 +346,12 @@ export async function saveDownload(link: DownloadLink, options: SaveOptions): Pr
         await pipeline(source.stream, options.stdout, { signal: options.signal, end: false });
       } catch (err) {
         if (options.signal.aborted) throw new InterruptedError("download interrupted");
-        throw failure(err, bytes, "stdout");
+        throw stdoutFailure(err, bytes);
       }
+      options.onComplete?.();
       report(bytes);
+      if (options.signal.aborted)
+        options.warn?.(`interrupted after the download had finished: all ${bytes} bytes are out`);
       return { path: undefined, bytes };
     }
     if (target.kind === "device") {
@@ -340,7 +371,12 @@ export async function saveDownload(link: DownloadLink, options: SaveOptions): Pr
       onBytes: (n) => progress?.update(n),
       collector: options.collector,
     });
+    options.onComplete?.();
     report(bytes);
+    if (options.signal.aborted)
+      options.warn?.(
+        `interrupted after the download had finished: ${target.path} is complete (${bytes} bytes)`,
+      );
     return { path: target.path, bytes };
   } finally {
     progress?.stop();

@@ -1,5 +1,6 @@
 import type { Envelope } from "../contract/index.js";
 import type { OutputFormat } from "../cli/settings.js";
+import { createHoldCounter, DEFAULT_HOLD_LIMIT, type HoldLimit } from "./hold-limit.js";
 import { formatJson, writeText, type Io } from "./terminal.js";
 
 export interface ListOutput<T> {
@@ -20,6 +21,8 @@ export interface ListOutput<T> {
   csvRow?: (item: T) => Record<string, unknown>;
   /** `--fields`: the keys kept in each json/ndjson item, the CSV header (exactly these). */
   fields?: string[];
+  /** What json and table may hold with `--all` (default DEFAULT_HOLD_LIMIT). */
+  holdLimit?: HoldLimit | undefined;
 }
 
 /** An item with only the named keys, in the order named (a key the item lacks stays absent). */
@@ -56,6 +59,7 @@ export async function writeList<T>(
   const { io, format, fields } = out;
   const pick = (items: T[]): unknown[] => (fields ? items.map((d) => pickKeys(d, fields)) : items);
   const kept: T[] = [];
+  const hold = createHoldCounter(out.holdLimit ?? DEFAULT_HOLD_LIMIT, format);
   let first: Envelope<T> | undefined;
   let last: Envelope<T> | undefined;
   let csvHeader: string[] | undefined;
@@ -90,7 +94,11 @@ export async function writeList<T>(
     } else if (format === "json" && !out.all) {
       const body = fields ? { ...page, data: pick(page.data) } : page;
       await writeText(io.stdout, formatJson(io, body, 2) + "\n");
-    } else kept.push(...page.data);
+    } else {
+      // A server that never stops saying has_more would otherwise grow this until V8 aborts.
+      hold(page.data);
+      kept.push(...page.data);
+    }
   }
   const emptyHeader = fields ?? out.csvColumns;
   if (format === "csv" && !csvStarted && emptyHeader) {

@@ -1,11 +1,9 @@
 import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { ApiRequest, ApiResponse, QueryPairs } from "../api/request.js";
 import { redactUrl } from "../backend/http-redact.js";
-import { hasStoredFile, type LoadedDataset } from "../dataset/load.js";
+import { hasStoredFile, resolveStoredFile, type LoadedDataset } from "../dataset/load.js";
 import { buildDownloadLink, findStoredFile } from "../engine/download.js";
 import { createBudget } from "../engine/budget.js";
 import { handleApiRequest, NO_FILE, NOT_FOUND, unprocessable } from "../engine/router.js";
@@ -120,15 +118,10 @@ export function createServeHandler(
     if (!version) return sendJson(res, { status: 404, body: NOT_FOUND });
     const file = findStoredFile(version, check.variant);
     if (!file) return sendJson(res, { status: 404, body: NO_FILE });
-    const abs = path.resolve(dataset.dir, file);
-    let size: number;
-    try {
-      const info = await stat(abs);
-      if (!info.isFile()) throw new Error("not a file");
-      size = info.size;
-    } catch {
-      return sendJson(res, { status: 404, body: NO_FILE });
-    }
+    // Checked again at fetch time: the link may be older than a symbolic link put there since.
+    const stored = resolveStoredFile(dataset, file);
+    if (!stored) return sendJson(res, { status: 404, body: NO_FILE });
+    const { path: abs, size } = stored;
     const link = buildDownloadLink(version, check.variant, "");
     res.writeHead(200, {
       "content-type": link.content_type,

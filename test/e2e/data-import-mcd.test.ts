@@ -366,6 +366,9 @@ describe("coverage data import mcd (e2e)", () => {
     const text = readFileSync(out, "utf8");
     expect(text).not.toContain("A CPT-shaped line");
     expect(text).not.toContain("MCD long text not kept");
+    expect(text).not.toContain("replaced by --hcpcs");
+    // A letter code that --hcpcs does not list keeps the export's (public) long_description.
+    expect(text).toContain("Orthosis L1851 (export wording)");
     expect(text).not.toContain("an MCD long description the importer must not keep");
   });
 

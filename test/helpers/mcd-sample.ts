@@ -213,7 +213,11 @@ export function sampleTables(): Record<string, () => Rows> {
       lcd_version: lcd_version!,
       hcpc_code_id: hcpc_code_id!,
       hcpc_code_group: hcpc_code_group!,
-      long_description: "an MCD long description the importer must not keep",
+      // The export's column holds CMS's public text for a letter (HCPCS Level II) code and the
+      // AMA's descriptor for a CPT code: only the first may be kept.
+      long_description: /^[A-Z]/.test(hcpc_code_id!)
+        ? `Orthosis ${hcpc_code_id} (export wording)`
+        : "an MCD long description the importer must not keep",
       short_description: "short text",
     })),
     "article.csv": [
@@ -347,7 +351,7 @@ export function sampleTables(): Record<string, () => Rows> {
         article_version: "7",
         hcpc_code_id: "A4253",
         hcpc_code_group: "1",
-        long_description: "MCD long text not kept",
+        long_description: "Glucose test strips (export wording, replaced by --hcpcs)",
       },
       {
         article_id: "59001",

@@ -439,8 +439,11 @@ class McdImport {
         list.push(code, SYSTEMS.indexOf(system) * 4 + RELATIONSHIPS.indexOf(relationship));
         list.push(group?.category ?? null);
         this.codeLinks.set(doc, list);
-        // ICD-10-CM descriptions are public (CMS/NCHS); the HCPCS/CPT columns are never kept.
+        // ICD-10-CM and HCPCS Level II descriptions are public (CMS/NCHS); the same column holds
+        // the AMA's descriptor for a CPT code, which is never kept.
         if (withText) this.describe("ICD10CM", code, row.get("description").trim(), "export");
+        else if (table.kind === "procedure" && system === "HCPCS")
+          this.describe("HCPCS", code, row.get("long_description").trim(), "export");
       });
     }
   }

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import {
   mkdirSync,
   readFileSync,
@@ -11,6 +10,7 @@ import {
 import { createRequire } from "node:module";
 import path from "node:path";
 import vm from "node:vm";
+import { crc32 } from "node:zlib";
 import type * as Start from "./start.js";
 
 /** What dist/bundle.cjs (built from src/cli/start.ts) exports. */
@@ -60,24 +60,36 @@ const wrap = (source: string) =>
 const importEsm = (specifier: string): Promise<unknown> => import(specifier);
 
 // A cache file is MAGIC; a line with the key of the V8 that made it (version, architecture,
-// flags); a line of tags (the kinds of run it has code for); a SHA-1 of the bundle's digest and
-// the V8 data; the data. V8 checks a cache only against the source's length and its own
-// version and flags, and release builds of V8 do not check the data itself: a cache left
-// beside a changed bundle of the same length would run the old code, and a damaged one crashes
-// the process. The digest (~2 ms) rules out both; the key lets the loader skip a cache made by
-// another V8 without asking V8.
-const MAGIC = Buffer.from("coverage-code-cache-2\n");
-const DIGEST_SIZE = 20;
+// flags); a line of tags (the kinds of run it has code for); the bundle's length and CRC-32
+// and the V8 data's CRC-32; the data. V8 checks a cache only against the source's length and
+// its own version and flags, and release builds of V8 do not check the data itself: a cache
+// left beside a changed bundle of the same length would run the old code, and a damaged one
+// crashes the process. The checksums (~0.5 ms) rule out both (mishaps, not attacks: whoever
+// can write the cache can write the bundle); the key lets the loader skip a cache made by
+// another V8 without asking V8. zlib's CRC-32 rather than a hash of node:crypto, which took
+// a few ms of every start to load.
+const MAGIC = Buffer.from("coverage-code-cache-3\n");
+const DIGEST_SIZE = 12;
 // A cache refreshed for each new kind of run stops growing here (a bound on the rewrites).
 const MAX_TAGS = 16;
 // Caches of other bundles (older installs) are removed once this old.
 const STALE_MS = 30 * 24 * 3600 * 1000;
 
-const sha1 = (...parts: Uint8Array[]) => {
-  const hash = createHash("sha1");
-  for (const part of parts) hash.update(part);
-  return hash.digest();
-};
+/** The bundle's identity in a cache: its length and CRC-32. */
+function sourceId(source: Buffer): Buffer {
+  const id = Buffer.alloc(8);
+  id.writeUInt32BE(source.length, 0);
+  id.writeUInt32BE(crc32(source), 4);
+  return id;
+}
+
+/** The checksum block of a cache: the bundle's identity, then the data's CRC-32. */
+function digestOf(id: Buffer, data: Uint8Array): Buffer {
+  const digest = Buffer.alloc(DIGEST_SIZE);
+  id.copy(digest, 0);
+  digest.writeUInt32BE(crc32(data), 8);
+  return digest;
+}
 
 // Node's own options, which leave V8's flags alone (so the shipped cache still fits); with a
 // value of their own when not written as --name=value. Any other option is taken as one that
@@ -100,9 +112,7 @@ export function codeCacheKey(): string {
   }
   const key = `${process.versions.v8}-${process.arch}`;
   if (options.length === 0) return key;
-  return `${key}-${sha1(Buffer.from(options.join("\0")))
-    .toString("hex")
-    .slice(0, 8)}`;
+  return `${key}-${crc32(options.join("\0")).toString(16).padStart(8, "0")}`;
 }
 
 interface CacheFile {
@@ -113,10 +123,10 @@ interface CacheFile {
 
 function encodeCache({ key, tags, data }: CacheFile, sourceDigest: Buffer): Buffer {
   const header = Buffer.from(`${key}\n${tags.join(",")}\n`);
-  return Buffer.concat([MAGIC, header, sha1(sourceDigest, data), data]);
+  return Buffer.concat([MAGIC, header, digestOf(sourceDigest, data), data]);
 }
 
-/** The cache in `file` if it was made from the bundle whose SHA-1 is `sourceDigest`. */
+/** The cache in `file` if this V8 made it from the bundle whose identity is `sourceDigest`. */
 function readCache(file: string, sourceDigest: () => Buffer): CacheFile | undefined {
   let bytes: Buffer;
   try {
@@ -132,14 +142,14 @@ function readCache(file: string, sourceDigest: () => Buffer): CacheFile | undefi
   if (key !== codeCacheKey()) return undefined;
   const data = bytes.subarray(tagsEnd + 1 + DIGEST_SIZE);
   const digest = bytes.subarray(tagsEnd + 1, tagsEnd + 1 + DIGEST_SIZE);
-  if (!sha1(sourceDigest(), data).equals(digest)) return undefined;
+  if (!digestOf(sourceDigest(), data).equals(digest)) return undefined;
   const tags = bytes.toString("utf8", keyEnd + 1, tagsEnd);
   return { key, tags: tags === "" ? [] : tags.split(","), data };
 }
 
 /** The user cache's file name for this V8 and this bundle. */
 function userCacheName(sourceDigest: Buffer): string {
-  return `bundle-${codeCacheKey()}-${sourceDigest.toString("hex").slice(0, 16)}.cache`;
+  return `bundle-${codeCacheKey()}-${sourceDigest.toString("hex")}.cache`;
 }
 
 /** Writes `bytes` to `file` through a temporary file and a rename: never a partial cache. */
@@ -179,7 +189,7 @@ export function loadBundle(
   const file = path.join(dir, BUNDLE);
   const source = readFileSync(file);
   let digest: Buffer | undefined;
-  const sourceDigest = () => (digest ??= sha1(source));
+  const sourceDigest = () => (digest ??= sourceId(source));
 
   let from: CodeCacheUse["from"] = "none";
   let cached: CacheFile | undefined;
@@ -235,7 +245,7 @@ export function loadBundle(
 function saveUserCache(loaded: LoadedBundle, dir: string, tags: string[]): string | undefined {
   try {
     mkdirSync(dir, { recursive: true });
-    const digest = sha1(loaded.source);
+    const digest = sourceId(loaded.source);
     const name = userCacheName(digest);
     const file = path.join(dir, name);
     const data = loaded.script.createCachedData();
@@ -251,7 +261,7 @@ function saveUserCache(loaded: LoadedBundle, dir: string, tags: string[]): strin
 /** Saves V8's code for everything the bundle has compiled so far as its shipped code cache. */
 export function writeCodeCache({ script, source }: LoadedBundle, dir: string): number {
   const data = script.createCachedData();
-  const bytes = encodeCache({ key: codeCacheKey(), tags: [], data }, sha1(source));
+  const bytes = encodeCache({ key: codeCacheKey(), tags: [], data }, sourceId(source));
   writeAtomically(path.join(dir, CODE_CACHE), bytes);
   return data.length;
 }

@@ -1,7 +1,7 @@
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { VERSION } from "./version.js";
-import { codeCacheDir, loadBundle } from "./load-bundle.js";
 
 const argv = process.argv.slice(2);
 const { env } = process;
@@ -10,6 +10,11 @@ const { env } = process;
 if (argv.length === 1 && argv[0] === "--version") {
   process.stdout.write(`${VERSION}\n`);
 } else {
+  // The loader is its own file (dist/load-bundle.cjs), so --version loads neither it nor the
+  // built-ins it needs (fs, vm, zlib): on Node 22, ~5 ms of a 22 ms `node -e 0`.
+  const { codeCacheDir, loadBundle } = createRequire(import.meta.url)(
+    "./load-bundle.cjs",
+  ) as typeof import("./load-bundle.js");
   const { bundle } = loadBundle(path.dirname(fileURLToPath(import.meta.url)), {
     useCache: !env.COVERAGE_NO_CODE_CACHE,
     cacheDir: () => codeCacheDir(env),

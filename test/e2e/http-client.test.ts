@@ -305,7 +305,8 @@ describe.concurrent("HTTP backend: error statuses and malformed answers", () => 
     expect(r.exitCode, r.stderr).toBe(1);
     expect(r.stderr).toContain(`POST ${s.url}/v1/policies/filter timed out after 200 ms`);
     expect(r.stderr).toContain("--timeout");
-    expect(s.requests).toHaveLength(1);
+    // Not retried. (On a busy machine the server may not even have read it within 200 ms.)
+    expect(s.requests.length).toBeLessThanOrEqual(1);
   });
 
   it("a body that stalls midway also times out", async (t) => {

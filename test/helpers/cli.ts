@@ -45,7 +45,7 @@ export function runCoverage(
     extendEnv: false,
     env: cleanEnv(options.env),
     cwd: options.cwd ?? ROOT,
-    timeout: 20_000,
+    timeout: 60_000,
     ...(options.input !== undefined ? { input: options.input } : { stdin: "ignore" }),
   });
 }

@@ -1,3 +1,4 @@
+import { writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,7 +9,13 @@ const { env } = process;
 
 // Fast path: `--version` alone is answered before the CLI itself is loaded.
 if (argv.length === 1 && argv[0] === "--version") {
-  process.stdout.write(`${VERSION}\n`);
+  // Straight to the file descriptor: process.stdout would set up Node's streams, ~4 ms of a
+  // 22 ms `node -e 0` on Node 22.
+  try {
+    writeSync(1, `${VERSION}\n`);
+  } catch {
+    process.stdout.write(`${VERSION}\n`);
+  }
 } else {
   // The loader is its own file (dist/load-bundle.cjs), so --version loads neither it nor the
   // built-ins it needs (fs, vm, zlib): on Node 22, ~5 ms of a 22 ms `node -e 0`.

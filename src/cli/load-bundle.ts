@@ -103,9 +103,12 @@ const WITH_VALUE =
  * The V8 this process runs: a cache is valid only for the same version, CPU and V8 flags (Node
  * options such as --max-old-space-size set some), so such options go into the key as a hash.
  */
-export function codeCacheKey(): string {
+export function codeCacheKey(
+  execArgv: readonly string[] = process.execArgv,
+  nodeOptions = process.env.NODE_OPTIONS ?? "",
+): string {
   const options: string[] = [];
-  const argv = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)];
+  const argv = [...execArgv, ...nodeOptions.split(/\s+/)];
   for (let i = 0; i < argv.length; i++) {
     if (WITH_VALUE.test(argv[i]!)) i++;
     else if (argv[i] && !NODE_ONLY.test(argv[i]!)) options.push(argv[i]!);

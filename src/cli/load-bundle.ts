@@ -172,7 +172,11 @@ function removeStaleCaches(dir: string, keep: string): void {
   for (const name of readdirSync(dir)) {
     if (name === keep || !/^bundle-.*\.cache$/.test(name)) continue;
     const file = path.join(dir, name);
-    if (Date.now() - statSync(file).mtimeMs > STALE_MS) rmSync(file, { force: true });
+    try {
+      if (Date.now() - statSync(file).mtimeMs > STALE_MS) rmSync(file, { force: true });
+    } catch {
+      // Removed by another run meanwhile.
+    }
   }
 }
 

@@ -8,6 +8,7 @@ import {
   readdirSync,
   rmSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import os from "node:os";
@@ -223,6 +224,23 @@ describe("the built CLI: one script compiled with V8's code cache", () => {
         },
       );
     }
+
+    it("writing one removes other bundles' caches untouched for 30 days, and nothing else", async () => {
+      const { root, run } = copyInstall("coverage-cache-stale-");
+      rmSync(path.join(root, "dist", "bundle.cache"));
+      const cacheDir = path.join(root, "cache");
+      mkdirSync(cacheDir);
+      const old = new Date(Date.now() - 31 * 24 * 3600 * 1000);
+      for (const name of ["bundle-old.cache", "bundle-recent.cache", "notes.txt"]) {
+        writeFileSync(path.join(cacheDir, name), "x");
+        if (name !== "bundle-recent.cache") utimesSync(path.join(cacheDir, name), old, old);
+      }
+      const r = await run(MAIN_JOB, { env: { ...DEBUG, COVERAGE_CODE_CACHE_DIR: cacheDir } });
+      const wrote = path.basename(String(reportOf(r.stderr).wrote));
+      expect(readdirSync(cacheDir).sort()).toEqual(
+        ["bundle-recent.cache", "notes.txt", wrote].sort(),
+      );
+    });
 
     it("this Node takes the shipped cache and writes none of its own", async () => {
       const { root, run } = copyInstall("coverage-shipped-cache-");

@@ -1,6 +1,5 @@
 import path from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
-import { execa } from "execa";
+import { describe, expect, it } from "vitest";
 import { ROOT, runCoverage } from "../helpers/cli.js";
 
 // The built CLI against small datasets made for one rule each (test/fixtures/engine-rules/).
@@ -24,10 +23,6 @@ interface Envelope {
   offset: number;
   has_more: boolean;
 }
-
-beforeAll(async () => {
-  await execa("npx", ["tsup"], { cwd: ROOT });
-}, 120_000);
 
 const runs = new Map<string, Promise<Envelope>>();
 

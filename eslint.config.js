@@ -25,8 +25,8 @@ export default tseslint.config(
     },
   },
   {
-    // CommonJS (bin/package.json): the shim requires the built CLI.
-    files: ["bin/**/*.js"],
+    // CommonJS (bin/package.json): the shim requires the built CLI; test preloads patch node:fs.
+    files: ["bin/**/*.js", "test/**/*.cjs"],
     languageOptions: { sourceType: "commonjs" },
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },

@@ -20,6 +20,9 @@ export function cleanEnv(extra = {}) {
     env[k] = v;
   }
   env.COVERAGE_CONFIG_DIR = CONFIG_DIR;
+  // The CLI's own code caches (for a Node the build's cache is not for): made afresh by each
+  // bench run's first runs, as on a user's first runs; one file per V8, so one folder.
+  env.COVERAGE_CODE_CACHE_DIR = path.join(CONFIG_DIR, "code-cache");
   return { ...env, ...extra };
 }
 const CONFIG_DIR = mkdtempSync(path.join(os.tmpdir(), "coverage-bench-"));

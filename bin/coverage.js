@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 // Thin shim: the CLI itself is bundled into dist/ by `npm run build` (run by `npm install`).
-require("node:module").enableCompileCache?.();
 try {
   require("../dist/cli.cjs");
 } catch (err) {

@@ -5,9 +5,10 @@
 # The subcommands of a command path ($1: names joined by spaces, empty for the root).
 _coverage_commands() {
   case "$1" in
-    '') REPLY='search policy payers lobs updates download health config completion serve data help' ;;
+    '') REPLY='search policy payers lobs updates code matrix versions diff download health config completion serve data help' ;;
     'config') REPLY='get set unset list path help' ;;
-    'data') REPLY='build export info help' ;;
+    'data') REPLY='build export info import help' ;;
+    'data import') REPLY='mcd help' ;;
     *) REPLY='' ;;
   esac
 }
@@ -19,17 +20,28 @@ _coverage_options() {
       --no-color -q --quiet -v --verbose --timeout -h --help' ;;
     'search') REPLY='--query --code --relationship --match --payer --lob --lob-id --state
       --effective-start --effective-end --effective-on --retired --no-retired --sort --limit
-      --offset --applicability --code-groups --body --all --dry-run -h --help --api-url --sandbox
-      --local --data --today --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
-    'policy') REPLY='--criteria --dry-run -h --help --api-url --sandbox --local --data --today
-      --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
-    'payers') REPLY='--lob --limit --offset --all --dry-run -h --help --api-url --sandbox --local
-      --data --today --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
-    'lobs') REPLY='--lob --payer --state --limit --offset --all --dry-run -h --help --api-url
+      --offset --applicability --code-groups --body --all --dry-run --fields -h --help --api-url
       --sandbox --local --data --today --profile --json --format --no-color -q --quiet -v --verbose
       --timeout' ;;
-    'updates') REPLY='--days --limit --offset --all --dry-run -h --help --api-url --sandbox --local
-      --data --today --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
+    'policy') REPLY='--criteria --dry-run -h --help --api-url --sandbox --local --data --today
+      --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
+    'payers') REPLY='--lob --limit --offset --all --dry-run --fields -h --help --api-url --sandbox
+      --local --data --today --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
+    'lobs') REPLY='--lob --payer --state --limit --offset --all --dry-run --fields -h --help
+      --api-url --sandbox --local --data --today --profile --json --format --no-color -q --quiet -v
+      --verbose --timeout' ;;
+    'updates') REPLY='--days --payer --lob --code --changes --limit --offset --all --dry-run
+      --fields -h --help --api-url --sandbox --local --data --today --profile --json --format
+      --no-color -q --quiet -v --verbose --timeout' ;;
+    'code') REPLY='--state --lob --payer --effective-on --dry-run -h --help --api-url --sandbox
+      --local --data --today --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
+    'matrix') REPLY='--code --state --lob --payer --effective-on --dry-run -h --help --api-url
+      --sandbox --local --data --today --profile --json --format --no-color -q --quiet -v --verbose
+      --timeout' ;;
+    'versions') REPLY='--dry-run -h --help --api-url --sandbox --local --data --today --profile
+      --json --format --no-color -q --quiet -v --verbose --timeout' ;;
+    'diff') REPLY='--dry-run -h --help --api-url --sandbox --local --data --today --profile --json
+      --format --no-color -q --quiet -v --verbose --timeout' ;;
     'download') REPLY='--text -o --output --force --url-only --dry-run -h --help --api-url --sandbox
       --local --data --today --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
     'health') REPLY='--dry-run -h --help --api-url --sandbox --local --data --today --profile --json
@@ -60,10 +72,17 @@ _coverage_options() {
       --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
     'data info') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json
       --format --no-color -q --quiet -v --verbose --timeout' ;;
+    'data import') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json
+      --format --no-color -q --quiet -v --verbose --timeout' ;;
+    'data import mcd') REPLY='-o --output --icd10cm --hcpcs --strict --force -h --help --api-url
+      --sandbox --local --data --today --profile --json --format --no-color -q --quiet -v --verbose
+      --timeout' ;;
+    'data import help') REPLY='--api-url --sandbox --local --data --today --profile --json --format
+      --no-color -q --quiet -v --verbose --timeout' ;;
     'data help') REPLY='--api-url --sandbox --local --data --today --profile --json --format
       --no-color -q --quiet -v --verbose --timeout' ;;
-    'help') REPLY='--api-url --sandbox --local --data --today --profile --json --format --no-color
-      -q --quiet -v --verbose --timeout' ;;
+    'help') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json --format
+      --no-color -q --quiet -v --verbose --timeout' ;;
     *) REPLY='' ;;
   esac
 }
@@ -77,28 +96,38 @@ _coverage_option() {
     'search|--code-groups'|'search|--all'|'search|--dry-run'|'search|-h'|'search|--help'|\
     'policy|--criteria'|'policy|--dry-run'|'policy|-h'|'policy|--help'|'payers|--all'|\
     'payers|--dry-run'|'payers|-h'|'payers|--help'|'lobs|--all'|'lobs|--dry-run'|'lobs|-h'|\
-    'lobs|--help'|'updates|--all'|'updates|--dry-run'|'updates|-h'|'updates|--help'|\
-    'download|--text'|'download|--force'|'download|--url-only'|'download|--dry-run'|'download|-h'|\
-    'download|--help'|'health|--dry-run'|'health|-h'|'health|--help'|'config|-h'|'config|--help'|\
-    'config get|-h'|'config get|--help'|'config set|-h'|'config set|--help'|'config unset|-h'|\
-    'config unset|--help'|'config list|-h'|'config list|--help'|'config path|-h'|\
+    'lobs|--help'|'updates|--changes'|'updates|--all'|'updates|--dry-run'|'updates|-h'|\
+    'updates|--help'|'code|--dry-run'|'code|-h'|'code|--help'|'matrix|--dry-run'|'matrix|-h'|\
+    'matrix|--help'|'versions|--dry-run'|'versions|-h'|'versions|--help'|'diff|--dry-run'|'diff|-h'|\
+    'diff|--help'|'download|--text'|'download|--force'|'download|--url-only'|'download|--dry-run'|\
+    'download|-h'|'download|--help'|'health|--dry-run'|'health|-h'|'health|--help'|'config|-h'|\
+    'config|--help'|'config get|-h'|'config get|--help'|'config set|-h'|'config set|--help'|\
+    'config unset|-h'|'config unset|--help'|'config list|-h'|'config list|--help'|'config path|-h'|\
     'config path|--help'|'completion|-h'|'completion|--help'|'serve|--sandbox'|'serve|-h'|\
     'serve|--help'|'data|-h'|'data|--help'|'data build|--force'|'data build|-h'|'data build|--help'|\
-    'data export|--force'|'data export|-h'|'data export|--help'|'data info|-h'|'data info|--help') REPLY='none' ;;
+    'data export|--force'|'data export|-h'|'data export|--help'|'data info|-h'|'data info|--help'|\
+    'data import|-h'|'data import|--help'|'data import mcd|--strict'|'data import mcd|--force'|\
+    'data import mcd|-h'|'data import mcd|--help'|'help|-h'|'help|--help') REPLY='none' ;;
     '|--api-url'|'|--today'|'|--profile'|'|--timeout'|'search|--query'|'search|--payer'|\
     'search|--lob-id'|'search|--effective-start'|'search|--effective-end'|'search|--effective-on'|\
     'search|--limit'|'search|--offset'|'payers|--limit'|'payers|--offset'|'lobs|--payer'|\
-    'lobs|--limit'|'lobs|--offset'|'updates|--days'|'updates|--limit'|'updates|--offset'|\
-    'serve|--port'|'serve|--host'|'serve|--api-key') REPLY='text' ;;
+    'lobs|--limit'|'lobs|--offset'|'updates|--days'|'updates|--payer'|'updates|--limit'|\
+    'updates|--offset'|'code|--payer'|'code|--effective-on'|'matrix|--payer'|\
+    'matrix|--effective-on'|'serve|--port'|'serve|--host'|'serve|--api-key') REPLY='text' ;;
     '|--data'|'search|--body'|'download|-o'|'download|--output'|'data build|-o'|\
-    'data build|--output'|'data export|-o'|'data export|--output') REPLY='file' ;;
+    'data build|--output'|'data export|-o'|'data export|--output'|'data import mcd|-o'|\
+    'data import mcd|--output'|'data import mcd|--icd10cm'|'data import mcd|--hcpcs') REPLY='file' ;;
     '|--format') REPLY='choices table json ndjson csv' ;;
-    'search|--code') REPLY='partial CPT: CPT_MODIFIER: HCPCS: HCPCS_MODIFIER: ICD10CM:' ;;
+    'search|--code'|'updates|--code'|'matrix|--code') REPLY='partial CPT: CPT_MODIFIER: HCPCS: HCPCS_MODIFIER: ICD10CM:' ;;
     'search|--relationship') REPLY='list covers does-not-cover references' ;;
     'search|--match') REPLY='choices any all' ;;
-    'search|--lob'|'payers|--lob'|'lobs|--lob') REPLY='list commercial medicare_part_a medicare_part_b medicare_advantage medicare_part_d medicaid individual_aca' ;;
-    'search|--state'|'lobs|--state') REPLY='list AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC AS GU PR VI CNMI NF SF DN QN UN EM WM' ;;
+    'search|--lob'|'payers|--lob'|'lobs|--lob'|'updates|--lob'|'code|--lob'|'matrix|--lob') REPLY='list commercial medicare_part_a medicare_part_b medicare_advantage medicare_part_d medicaid individual_aca' ;;
+    'search|--state'|'lobs|--state'|'code|--state'|'matrix|--state') REPLY='list AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC AS GU PR VI CNMI NF SF DN QN UN EM WM' ;;
     'search|--sort') REPLY='choices policy_id_asc policy_id_desc title_asc title_desc policy_number_asc policy_number_desc relevance' ;;
+    'search|--fields') REPLY='list policy_id policy_number title payer_names payer_ids lobs states scope verdict status effective_from_date effective_to_date score summary file_url file_type listing_url applicability code_groups' ;;
+    'payers|--fields') REPLY='list payer_id display_name' ;;
+    'lobs|--fields') REPLY='list lob_id payer_id payer_name lob state' ;;
+    'updates|--fields') REPLY='list policy_id policy_number title effective_from_date change_type payer_id payer_display_name file_url' ;;
     *) REPLY='' ;;
   esac
 }
@@ -113,8 +142,10 @@ _coverage_argument() {
     'config help|0') REPLY='choices get set unset list path' ;;
     'completion|0') REPLY='choices bash zsh fish' ;;
     'data info|0') REPLY='file' ;;
-    'data help|0') REPLY='choices build export info' ;;
-    'help|0') REPLY='choices search policy payers lobs updates download health config completion serve data' ;;
+    'data import mcd|'*) REPLY='file' ;;
+    'data import help|0') REPLY='choices mcd' ;;
+    'data help|0') REPLY='choices build export info import' ;;
+    'help|0') REPLY='choices search policy payers lobs updates code matrix versions diff download health config completion serve data' ;;
     *) REPLY='text' ;;
   esac
 }

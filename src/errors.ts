@@ -136,13 +136,14 @@ export function errorFromResponse(
 }
 
 /**
- * The error `coverage health` exits with, or undefined when both checks answered 200. A refused
+ * The error `coverage health` exits with, or undefined when every check answered 200. A refused
  * or missing key and the rate limit keep their own exit codes (3, 5); anything else is 1.
  */
 export function errorFromHealth(report: HealthReport, keySent: boolean): CliError | undefined {
   const answers = [
     { name: "health", ...report.health },
     { name: "ready", ...report.ready },
+    ...(report.key ? [{ name: "key", ...report.key }] : []),
   ];
   const failed = answers.filter((a) => a.status !== 200);
   if (!failed.length) return undefined;

@@ -45,3 +45,11 @@ export function buildDownloadUrlRequest(policyId: string, variant: DownloadVaria
 export function buildCheckRequest(which: "health" | "ready"): ApiRequest {
   return { method: "GET", path: `/${which}`, query: [] };
 }
+
+/**
+ * The key check of `coverage health`: the API has no endpoint for it, so the cheapest request
+ * that needs the key, `GET /v1/payers?limit=1` (one short item).
+ */
+export function buildKeyCheckRequest(): ApiRequest {
+  return buildPayersRequest({ limit: 1 });
+}

@@ -10,6 +10,11 @@ export interface ApiRequest {
   path: string;
   query: QueryPairs;
   body?: unknown;
+  /**
+   * The body as written, where it differs from `body`: number literals too large for a double
+   * kept as NumberLiteral. A 422 quotes this one; validation reads `body`.
+   */
+  bodyAsWritten?: unknown;
 }
 
 export interface ApiResponse {

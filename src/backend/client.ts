@@ -2,6 +2,7 @@ import type { z } from "zod";
 import {
   buildDownloadUrlRequest,
   buildCheckRequest,
+  buildKeyCheckRequest,
   buildFilterRequest,
   buildLobsRequest,
   buildPayersRequest,
@@ -152,5 +153,12 @@ export class ApiClient {
   async check(which: "health" | "ready"): Promise<CheckResult> {
     const res = await this.transport.send(buildCheckRequest(which));
     return { status: res.status, body: res.body };
+  }
+
+  /** Whether the API accepts the key (an authenticated request; a 2xx body is not kept). */
+  async checkKey(): Promise<CheckResult> {
+    const res = await this.transport.send(buildKeyCheckRequest());
+    const ok = res.status >= 200 && res.status < 300;
+    return { status: res.status, body: ok ? { key: "accepted" } : res.body };
   }
 }

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ApiRequest, ApiResponse } from "../api/request.js";
-import { hasStoredFile, type LoadedDataset } from "../dataset/load.js";
+import { hasStoredFile, resolveStoredFile, type LoadedDataset } from "../dataset/load.js";
 import { handleApiRequest, type EngineContext } from "../engine/router.js";
 import type { Transport } from "./transport.js";
 
@@ -12,7 +12,9 @@ export function createLocalTransport(dataset: LoadedDataset, today: string): Tra
   const ctx: EngineContext = {
     db: dataset.db,
     today,
-    linkFor: (_version, _variant, file) => pathToFileURL(path.resolve(dataset.dir, file)).href,
+    // The real path: the file checked by hasFile, not wherever a link points by then.
+    linkFor: (_version, _variant, file) =>
+      pathToFileURL(resolveStoredFile(dataset, file)?.path ?? path.resolve(dataset.dir, file)).href,
     hasFile: (file) => hasStoredFile(dataset, file),
   };
   return {

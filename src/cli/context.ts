@@ -5,9 +5,10 @@ import { LOCAL_BASE_URL } from "../backend/local.js";
 import type { Transport } from "../backend/transport.js";
 import { readProfile } from "../config/read.js";
 import { resolveToday } from "../engine/time.js";
+import { createPendingSpinner } from "../output/spinner.js";
 import { createIo, stripControls, type Io } from "../output/terminal.js";
 import { checkBaseUrl } from "../backend/base-url.js";
-import { maskSecrets } from "../backend/http-redact.js";
+import { maskSecrets, redactUrl } from "../backend/http-redact.js";
 import { describeRequest } from "./dry-run.js";
 import {
   resolveProfileName,
@@ -43,6 +44,11 @@ export interface RunEnvironment {
   stderr?: NodeJS.WritableStream;
   now?: () => Date;
   signal: AbortSignal;
+  /**
+   * Called by a command whose result is final (a download in place), so that a Ctrl-C coming
+   * later does not turn a success into exit 130.
+   */
+  completed?: () => void;
 }
 
 function resolveBaseUrl(settings: Settings): string {
@@ -60,6 +66,18 @@ export async function createContext(
   const io = await createIo(flags.color, env, run.stdout, run.stderr);
   const now = run.now ?? (() => new Date());
   let transport: Promise<{ transport: Transport; today: string }> | undefined;
+  // While a call is pending (after ~300 ms, on a terminal): a spinner on stderr.
+  const spinner = createPendingSpinner(io, settings.quiet);
+  const spinning = (t: Transport): Transport => ({
+    kind: t.kind,
+    baseUrl: t.baseUrl,
+    send: (req) =>
+      spinner.around(
+        t.send(req),
+        `Waiting for ${t.kind === "local" ? "the local engine" : new URL(t.baseUrl).host}: ${req.method} ${req.path}`,
+      ),
+    close: () => t.close?.() ?? Promise.resolve(),
+  });
 
   // A line on stderr for people, dimmed; `notice` only when a person is there to read it.
   const say = (message: string) => {
@@ -71,6 +89,19 @@ export async function createContext(
   const warn = (message: string) => {
     if (!settings.quiet) io.stderr.write(`warning: ${stripControls(message)}\n`);
   };
+
+  // The API answers with its own data and date: these two flags do not reach it.
+  if (settings.backend.kind === "http") {
+    const api = `the API at ${redactUrl(settings.backend.baseUrl, [settings.apiKey])}`;
+    if (flags.data !== undefined)
+      warn(
+        `--data applies to the local engine only; ${api} answers from its own data (add --local to query ${flags.data}).`,
+      );
+    if (flags.today !== undefined)
+      warn(
+        `--today applies to the local engine only; ${api} filters by its own date (here --today only sets the status column).`,
+      );
+  }
 
   const open = () =>
     (transport ??= (async () => {
@@ -89,20 +120,22 @@ export async function createContext(
             `${settings.backend.data ? `Using the local engine over ${settings.backend.data}` : "Using the bundled sample data"} (no API configured). Point at the live API with --api-url, COVERAGE_API_URL or \`coverage config set api-url URL\`.`,
           );
         const today = resolveToday(settings.today, undefined, loaded.db.asOf, now());
-        return { transport: createLocalTransport(loaded, today), today };
+        return { transport: spinning(createLocalTransport(loaded, today)), today };
       }
       const { createHttpTransport } = await import("../backend/http.js");
-      const t = createHttpTransport({
-        baseUrl: settings.backend.baseUrl,
-        apiKey: settings.apiKey,
-        timeoutMs: settings.timeoutMs,
-        verbose: settings.verbose ? (line) => io.stderr.write(line + "\n") : undefined,
-        notify: (line) => {
-          if (!settings.quiet) io.stderr.write(line + "\n");
-        },
-        signal: run.signal,
-        env,
-      });
+      const t = spinning(
+        createHttpTransport({
+          baseUrl: settings.backend.baseUrl,
+          apiKey: settings.apiKey,
+          timeoutMs: settings.timeoutMs,
+          verbose: settings.verbose ? (line) => spinner.write(line) : undefined,
+          notify: (line) => {
+            if (!settings.quiet) spinner.write(line);
+          },
+          signal: run.signal,
+          env,
+        }),
+      );
       return { transport: t, today: resolveToday(settings.today, undefined, null, now()) };
     })());
 
@@ -129,6 +162,10 @@ export async function createContext(
       // The key never shows, also where the user put it in --api-url or a search text.
       const line = JSON.stringify(describeRequest(resolveBaseUrl(settings), req, keySet));
       io.stdout.write(maskSecrets(line, [settings.apiKey]) + "\n");
+      if (settings.backend.kind === "http" && !settings.apiKey && req.path.startsWith("/v1/"))
+        warn(
+          "no API key is set: the real run would fail (exit 3). Set one with `coverage config set api-key` (reads stdin) or COVERAGE_API_KEY.",
+        );
     },
     notice,
     warn,

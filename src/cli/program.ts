@@ -1,6 +1,7 @@
 import { Command, Option } from "commander";
 import { registerCommands } from "../commands/index.js";
 import type { RunEnvironment } from "./context.js";
+import { describeRootHelp } from "./root-help.js";
 import { VERSION } from "./version.js";
 
 export { VERSION };
@@ -30,6 +31,8 @@ export function createProgram(run: RunEnvironment): Command {
     .option("-q, --quiet", "no notices or warnings on stderr")
     .option("-v, --verbose", "log each HTTP request on stderr; stack traces on errors")
     .option("--timeout <ms>", "HTTP timeout in milliseconds (default 30000)")
+    // Subcommands inherit this: their help lists the global options too.
+    .configureHelp({ showGlobalOptions: true })
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
@@ -37,5 +40,7 @@ export function createProgram(run: RunEnvironment): Command {
       writeErr: (s) => (run.stderr ?? process.stderr).write(s),
     });
   registerCommands(program, run);
+  // After the subcommands: "after" text is the root's own, not inherited.
+  program.addHelpText("after", describeRootHelp());
   return program;
 }

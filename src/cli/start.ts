@@ -8,12 +8,16 @@ export async function main(argv: string[]): Promise<void> {
   // The one place the process exits: exit codes are mapped by runCli.
   const controller = new AbortController();
   let interrupted = false;
+  // Set when a command's result is final: a Ctrl-C after that is too late to change it (a
+  // download whose file is in place exits 0, as what is on disk says).
+  let completed = false;
+  const leave = () => process.exit(completed ? ExitCode.ok : ExitCode.interrupted);
   process.on("SIGINT", () => {
-    if (interrupted) process.exit(ExitCode.interrupted);
+    if (interrupted) leave();
     interrupted = true;
     controller.abort();
     // Commands clean up on abort; if one does not finish promptly, leave anyway.
-    setTimeout(() => process.exit(ExitCode.interrupted), 3000).unref();
+    setTimeout(leave, 3000).unref();
   });
   process.stdout.on("error", (err: NodeJS.ErrnoException) => {
     // A download stopped by SIGTERM or SIGHUP has set its own code (143, 129) already.
@@ -21,6 +25,10 @@ export async function main(argv: string[]): Promise<void> {
       process.exit(interrupted ? ExitCode.interrupted : Number(process.exitCode ?? ExitCode.ok));
   });
 
-  const code = await runCli(argv, { env: process.env, signal: controller.signal });
-  process.exitCode = interrupted ? ExitCode.interrupted : code;
+  const code = await runCli(argv, {
+    env: process.env,
+    signal: controller.signal,
+    completed: () => (completed = true),
+  });
+  process.exitCode = interrupted && !completed ? ExitCode.interrupted : code;
 }

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import type { RunEnvironment } from "../cli/context.js";
 import { registerDataBuild } from "./data-build.js";
 import { registerDataExport } from "./data-export.js";
+import { registerDataImport } from "./data-import.js";
 import { registerDataInfo } from "./data-info.js";
 
 /** Each `coverage data` subcommand registers itself on the group (add new ones to this list). */
@@ -9,13 +10,16 @@ const DATA_SUBCOMMANDS: Array<(data: Command, run: RunEnvironment) => void> = [
   registerDataBuild,
   registerDataExport,
   registerDataInfo,
+  registerDataImport,
 ];
 
 /** `coverage data`: snapshots (the dataset compiled into an indexed SQLite file) and real data. */
 export function registerData(program: Command, run: RunEnvironment): void {
   const data = program
     .command("data")
-    .description("local data: compile a JSON dataset into a snapshot, export it back, describe it")
+    .description(
+      "local data: compile a JSON dataset into a snapshot, export it back, describe it, import the CMS Medicare Coverage Database",
+    )
     .addHelpText(
       "after",
       "\nSnapshots need Node.js 22.13 or newer (node:sqlite). --data FILE and COVERAGE_DATA accept\na JSON dataset or a snapshot, told apart by content; both give the same answers.\n",

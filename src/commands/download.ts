@@ -24,7 +24,7 @@ export function registerDownload(program: Command, run: RunEnvironment): void {
       "-o, --output <path>",
       "a file, a folder, or - for stdout (default: the suggested name in the current folder)",
     )
-    .option("--force", "overwrite an existing file")
+    .option("--force", "overwrite an existing file; with -o -, write a binary file to a terminal")
     .option("--url-only", "print the download link (the API's JSON) instead of downloading")
     .option("--dry-run", "print the link request instead of sending it")
     .addHelpText(
@@ -60,8 +60,12 @@ export function registerDownload(program: Command, run: RunEnvironment): void {
             timeoutMs: ctx.settings.timeoutMs,
             env: ctx.env,
             stdout: ctx.io.stdout,
+            stdoutIsTTY: ctx.io.stdoutIsTTY,
             progress,
             verbose: ctx.settings.verbose ? (line) => ctx.io.stderr.write(`${line}\n`) : undefined,
+            // A Ctrl-C after this no longer makes the exit code 130: the file is there.
+            onComplete: () => run.completed?.(),
+            warn: ctx.warn,
           }),
         );
         if (saved.path) ctx.notice(`Saved ${saved.path} (${formatBytes(saved.bytes)})`);

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { buildCheckRequest } from "../api/endpoints.js";
+import { buildCheckRequest, buildKeyCheckRequest } from "../api/endpoints.js";
 import type { RunEnvironment } from "../cli/context.js";
 import { errorFromHealth } from "../errors.js";
 import type { HealthReport } from "../output/health-view.js";
@@ -10,8 +10,10 @@ import { examples, withContext } from "./shared.js";
 export function registerHealth(program: Command, run: RunEnvironment): void {
   program
     .command("health")
-    .description("check the service: GET /health and GET /ready (exit 0 only when both are 200)")
-    .option("--dry-run", "print the two requests instead of sending them")
+    .description(
+      "check the service: GET /health and GET /ready, and with a key set, that the API accepts it (GET /v1/payers?limit=1); exit 0 only when all answer 200",
+    )
+    .option("--dry-run", "print the requests instead of sending them")
     .addHelpText(
       "after",
       examples([
@@ -22,9 +24,12 @@ export function registerHealth(program: Command, run: RunEnvironment): void {
     )
     .action(
       withContext<{ dryRun?: boolean }>(run, async (ctx, opts) => {
+        // Like `gh auth status`: with a key, an authenticated request says whether it is valid.
+        const keyed = ctx.settings.backend.kind === "http" && Boolean(ctx.settings.apiKey);
         if (opts.dryRun) {
           ctx.printDryRun(buildCheckRequest("health"));
           ctx.printDryRun(buildCheckRequest("ready"));
+          if (keyed) ctx.printDryRun(buildKeyCheckRequest());
           return;
         }
         const client = await ctx.client();
@@ -32,6 +37,7 @@ export function registerHealth(program: Command, run: RunEnvironment): void {
         const report: HealthReport = {
           health: await client.check("health"),
           ready: await client.check("ready"),
+          ...(keyed ? { key: await client.checkKey() } : {}),
         };
         await writeRecord(report, {
           format: ctx.settings.format,

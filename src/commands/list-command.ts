@@ -1,9 +1,13 @@
 import type { ApiRequest } from "../api/request.js";
 import type { ApiClient } from "../backend/client.js";
+import { listCatalogueIds } from "../backend/catalogue-ids.js";
 import { fetchPages } from "../backend/paginate.js";
 import type { CommandContext } from "../cli/context.js";
 import type { Envelope } from "../contract/index.js";
+import { isTabular, parseFields, type FieldNames } from "../output/fields.js";
+import { readHoldLimit } from "../output/hold-limit.js";
 import { writeList, type ListOutput } from "../output/list.js";
+import { respellInput, type IdField } from "../requests/catalogue-ids.js";
 
 export interface ListCommand<T> {
   /** Request input before validation (a filter body or a query object). */
@@ -13,8 +17,22 @@ export interface ListCommand<T> {
   send: (client: ApiClient, request: ApiRequest) => Promise<Envelope<T>>;
   all: boolean;
   dryRun: boolean;
+  /** Payer and LOB ids of the input, put in the catalogue's spelling before sending. */
+  idFields?: readonly IdField[];
+  /** `--fields` as given, and the names it may take. */
+  fields?: string[];
+  fieldNames: FieldNames;
+  /**
+   * The input sent for a table or CSV, when its columns need more than the user asked for
+   * (`--json` and `--dry-run` keep the user's request).
+   */
+  widen?: (input: Record<string, unknown>, fields: string[] | undefined) => Record<string, unknown>;
+  /** Reshapes each page once received (narrowing, added fields); paging follows the raw pages. */
+  transform?: (client: ApiClient, page: Envelope<T>) => Promise<Envelope<T>>;
   /** How to show the items; called once the backend is open (so it may ask for today). */
-  view: () => Promise<Omit<ListOutput<T>, "format" | "io" | "all" | "notice">>;
+  view: (
+    fields: string[] | undefined,
+  ) => Promise<Omit<ListOutput<T>, "format" | "io" | "all" | "notice" | "fields">>;
 }
 
 /**
@@ -22,18 +40,48 @@ export interface ListCommand<T> {
  * `--all`, and write in the chosen format.
  */
 export async function runListCommand<T>(ctx: CommandContext, spec: ListCommand<T>): Promise<void> {
+  const { format } = ctx.settings;
+  const fields = parseFields(spec.fields, spec.fieldNames, format);
   const build = (input: Record<string, unknown>) => spec.build(ctx.offlineClient(), input);
-  const request = build(spec.input);
-  if (spec.dryRun) return ctx.printDryRun(request);
+  const asked = build(spec.input);
+  if (spec.dryRun) return ctx.printDryRun(asked);
+  const holdLimit = readHoldLimit(ctx.env);
   const client = await ctx.client();
-  const start = typeof spec.input.offset === "number" ? spec.input.offset : 0;
-  const pages = fetchPages(
+  // Every check has passed; only now may the payer or LOB list be asked for.
+  const respelled = spec.idFields
+    ? await respellInput(spec.input, spec.idFields, (kind) =>
+        listCatalogueIds(client, kind, ctx.warn),
+      )
+    : spec.input;
+  const input = isTabular(format) && spec.widen ? spec.widen(respelled, fields) : respelled;
+  const request = input === spec.input ? asked : build(input);
+  const start = typeof input.offset === "number" ? input.offset : 0;
+  const raw = fetchPages(
     spec.all,
-    (offset) => spec.send(client, offset === start ? request : build({ ...spec.input, offset })),
+    (offset) => spec.send(client, offset === start ? request : build({ ...input, offset })),
     start,
     ctx.warn,
   );
-  const view = await spec.view();
-  const { format } = ctx.settings;
-  await writeList(pages, { ...view, format, io: ctx.io, all: spec.all, notice: ctx.notice });
+  const view = await spec.view(fields);
+  const { transform } = spec;
+  const output = {
+    ...view,
+    format,
+    io: ctx.io,
+    all: spec.all,
+    notice: ctx.notice,
+    fields,
+    holdLimit,
+  };
+  if (!transform) return writeList(raw, output);
+  // The next offset is the raw page's: a narrowed page holds fewer items than were skipped.
+  let next = start;
+  async function* reshaped(): AsyncGenerator<Envelope<T>> {
+    for await (const page of raw) {
+      next = page.offset + page.data.length;
+      yield await transform!(client, page);
+    }
+  }
+  const moreHint = view.moreHint && (() => view.moreHint!(next));
+  await writeList(reshaped(), { ...output, moreHint });
 }

@@ -2,11 +2,11 @@ import type { Command } from "commander";
 import type { RunEnvironment } from "../cli/context.js";
 import { LobCategory } from "../contract/index.js";
 import { LOB_CSV_COLUMNS } from "../output/columns.js";
-import { buildLobsQuery, lobsFlagFor, type LobsFlags } from "../requests/lobs.js";
+import { buildLobsQuery, LOBS_ID_FIELDS, lobsFlagFor, type LobsFlags } from "../requests/lobs.js";
 import { runListCommand } from "./list-command.js";
-import { collect, examples, withContext } from "./shared.js";
+import { collect, examples, fieldsOption, withContext } from "./shared.js";
 
-type Opts = LobsFlags & { dryRun?: boolean };
+type Opts = LobsFlags & { dryRun?: boolean; fields?: string[] };
 
 /** `coverage lobs` → `GET /v1/lobs`. */
 export function registerLobs(program: Command, run: RunEnvironment): void {
@@ -28,6 +28,7 @@ export function registerLobs(program: Command, run: RunEnvironment): void {
     .option("--offset <n>", "results to skip (default 0)")
     .option("--all", "fetch every page (add --limit 100 for fewer requests)")
     .option("--dry-run", "print the request instead of sending it")
+    .addOption(fieldsOption(LOB_CSV_COLUMNS))
     .addHelpText(
       "after",
       examples([
@@ -44,9 +45,12 @@ export function registerLobs(program: Command, run: RunEnvironment): void {
           send: (client, request) => client.lobs(request),
           all: Boolean(opts.all),
           dryRun: Boolean(opts.dryRun),
-          view: async () => ({
+          idFields: LOBS_ID_FIELDS,
+          fields: opts.fields,
+          fieldNames: { item: LOB_CSV_COLUMNS, columns: LOB_CSV_COLUMNS },
+          view: async (fields) => ({
             renderTable: async (items) =>
-              (await import("../output/catalog-view.js")).renderLobTable(items, ctx.io),
+              (await import("../output/catalog-view.js")).renderLobTable(items, ctx.io, fields),
             moreHint: (next) =>
               `More lines of business: add --offset ${next}, or --all for every page.`,
             emptyMessage: "No lines of business match.",

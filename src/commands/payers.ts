@@ -4,9 +4,9 @@ import { LobCategory } from "../contract/index.js";
 import { PAYER_CSV_COLUMNS } from "../output/columns.js";
 import { buildPayersQuery, payersFlagFor, type PayersFlags } from "../requests/payers.js";
 import { runListCommand } from "./list-command.js";
-import { collect, examples, withContext } from "./shared.js";
+import { collect, examples, fieldsOption, withContext } from "./shared.js";
 
-type Opts = PayersFlags & { dryRun?: boolean };
+type Opts = PayersFlags & { dryRun?: boolean; fields?: string[] };
 
 /** `coverage payers` → `GET /v1/payers`. */
 export function registerPayers(program: Command, run: RunEnvironment): void {
@@ -22,6 +22,7 @@ export function registerPayers(program: Command, run: RunEnvironment): void {
     .option("--offset <n>", "results to skip (default 0)")
     .option("--all", "fetch every page (add --limit 100 for fewer requests)")
     .option("--dry-run", "print the request instead of sending it")
+    .addOption(fieldsOption(PAYER_CSV_COLUMNS))
     .addHelpText(
       "after",
       examples([
@@ -38,9 +39,11 @@ export function registerPayers(program: Command, run: RunEnvironment): void {
           send: (client, request) => client.payers(request),
           all: Boolean(opts.all),
           dryRun: Boolean(opts.dryRun),
-          view: async () => ({
+          fields: opts.fields,
+          fieldNames: { item: PAYER_CSV_COLUMNS, columns: PAYER_CSV_COLUMNS },
+          view: async (fields) => ({
             renderTable: async (items) =>
-              (await import("../output/catalog-view.js")).renderPayerTable(items, ctx.io),
+              (await import("../output/catalog-view.js")).renderPayerTable(items, ctx.io, fields),
             moreHint: (next) => `More payers: add --offset ${next}, or --all for every page.`,
             emptyMessage: "No payers match.",
             csvColumns: PAYER_CSV_COLUMNS,

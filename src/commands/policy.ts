@@ -1,35 +1,57 @@
 import type { Command } from "commander";
 import type { RunEnvironment } from "../cli/context.js";
+import { NotFoundError } from "../errors.js";
 import { writeRecord } from "../output/record.js";
 import { stripControls } from "../output/terminal.js";
+import { buildProbeBody } from "../views/find-versions.js";
+import { splitPolicyId } from "../views/policy-key.js";
 import { examples, withContext } from "./shared.js";
+import { HOW_VERSIONS_ARE_FOUND } from "./versions.js";
 
 interface Opts {
   criteria?: boolean;
   dryRun?: boolean;
 }
 
-/** `coverage policy POLICY_ID` → `GET /v1/policies/{policy_id}`. */
+/** `coverage policy POLICY_ID|POLICY_KEY` → `GET /v1/policies/{policy_id}`. */
 export function registerPolicy(program: Command, run: RunEnvironment): void {
   program
     .command("policy")
     .description("show one policy version: dates, state, applicability, codes and criteria")
-    .argument("<policy_id>", "the full policy id, slashes included (as `search` lists it)")
+    .argument(
+      "<policy_id>",
+      "the full policy id (as `search` lists it), or its key without the date for today's version",
+    )
     .option("--criteria", "print only the criteria text (markdown)")
-    .option("--dry-run", "print the request instead of sending it")
+    .option("--dry-run", "print the request (the first one, for a key) instead of sending it")
     .addHelpText(
       "after",
-      examples([
-        "coverage policy cms-ncd/240.4/2008-03-13",
-        "coverage policy cms-lcd/L33718/2026-11-01 --criteria",
-        "coverage policy aetna/cpb/0004/2026-09-01 --json",
-      ]),
+      "\nA key (cms-lcd/L33718) means the version in effect today, else the latest. An id whose\n" +
+        "date starts no version lists the versions that exist (exit 4).\n" +
+        HOW_VERSIONS_ARE_FOUND +
+        examples([
+          "coverage policy cms-lcd/L33718",
+          "coverage policy cms-lcd/L33718/2026-11-01 --criteria",
+          "coverage policy aetna/cpb/0004/2026-09-01 --json",
+        ]),
     )
     .action(
-      withContext<Opts>(run, async (ctx, opts, [id]) => {
-        const request = ctx.offlineClient().build.policy(id as string);
-        if (opts.dryRun) return ctx.printDryRun(request);
-        const detail = await (await ctx.client()).policy(request);
+      withContext<Opts>(run, async (ctx, opts, [arg]) => {
+        const offline = ctx.offlineClient();
+        const direct = offline.build.policy(arg as string);
+        const isKey = !splitPolicyId(arg as string);
+        if (opts.dryRun)
+          return ctx.printDryRun(isKey ? offline.build.filter(buildProbeBody(0)) : direct);
+        const client = await ctx.client();
+        const fetch = await import("../views/fetch.js");
+        const id = isKey
+          ? await fetch.resolvePolicyArg(client, arg as string, await ctx.today())
+          : (arg as string);
+        const detail = await client.policy(client.build.policy(id)).catch(async (err: unknown) => {
+          throw err instanceof NotFoundError
+            ? await fetch.explainMissingVersion(client, id, err)
+            : err;
+        });
         if (opts.criteria) {
           if (detail.criteria_text === null) {
             ctx.warn(`no criteria text has been extracted for ${detail.policy_id} yet`);

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { createContext, type CommandContext, type RunEnvironment } from "../cli/context.js";
+import type { ListedOption } from "../completion/values.js";
 import { UsageError } from "../errors.js";
 
 /** Collects a repeatable option's values. */
@@ -53,4 +54,15 @@ export async function readJsonInput(source: string, flag: string): Promise<unkno
 /** Help text lines of real examples on the bundled data. */
 export function examples(lines: string[]): string {
   return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join("\n")}\n`;
+}
+
+/** `--fields`: the columns of table and CSV, or the keys of each json/ndjson item. */
+export function fieldsOption(names: readonly string[]): Option {
+  const option: ListedOption = new Option(
+    "--fields <names>",
+    "the columns (table, csv) or item keys (json, ndjson) to show, comma-separated; a wrong name lists the valid ones",
+  ).argParser(collect);
+  // What the shell completions offer (every name; the format decides which are valid).
+  option.listedValues = names;
+  return option;
 }

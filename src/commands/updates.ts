@@ -1,11 +1,20 @@
 import type { Command } from "commander";
 import type { RunEnvironment } from "../cli/context.js";
+import { LobCategory } from "../contract/index.js";
 import { UPDATE_CSV_COLUMNS } from "../output/columns.js";
-import { buildUpdatesQuery, updatesFlagFor, type UpdatesFlags } from "../requests/updates.js";
+import {
+  buildUpdatesNarrowing,
+  buildUpdatesQuery,
+  updatesFlagFor,
+  type UpdatesFlags,
+  type UpdatesNarrowingFlags,
+} from "../requests/updates.js";
 import { runListCommand } from "./list-command.js";
-import { examples, withContext } from "./shared.js";
+import { collect, examples, fieldsOption, withContext } from "./shared.js";
+import { createLazyUpdatesTransform } from "./view-command.js";
 
-type Opts = UpdatesFlags & { dryRun?: boolean };
+type Opts = UpdatesFlags &
+  UpdatesNarrowingFlags & { dryRun?: boolean; changes?: boolean; fields?: string[] };
 
 /** `coverage updates` → `GET /v1/policies/updates`. */
 export function registerUpdates(program: Command, run: RunEnvironment): void {
@@ -13,34 +22,57 @@ export function registerUpdates(program: Command, run: RunEnvironment): void {
     .command("updates")
     .description("recent new and updated policies, grouped by effective date, then payer")
     .option("--days <n>", "look back N days, 1-365 (default 30; sent as `days` only when given)")
+    .option("--payer <ids>", "only these payers' items (repeatable, comma-separated)", collect)
+    .option(
+      "--lob <categories>",
+      `only these LOB categories: ${LobCategory.options.join(", ")}`,
+      collect,
+    )
+    .option(
+      "--code <system:codes>",
+      "only versions listing one of these codes (repeatable)",
+      collect,
+    )
+    .option("--changes", "classify each item against its predecessor (see below)")
     .option("--limit <n>", "results per page, 1-100 (default 20)")
     .option("--offset <n>", "results to skip (default 0)")
     .option("--all", "fetch every page (add --limit 100 for fewer requests)")
     .option("--dry-run", "print the request instead of sending it")
+    .addOption(fieldsOption(UPDATE_CSV_COLUMNS))
     .addHelpText(
       "after",
-      examples([
-        "coverage updates",
-        "coverage updates --days 90 --all",
-        "coverage updates --days 7 --format csv",
-      ]),
+      "\n--payer, --lob and --code narrow each page the API sends (a page may hold fewer items):\n" +
+        "--payer on the item, --lob (the item's payer in that category) and --code on the\n" +
+        "version's detail (GET /v1/policies/{id}). --changes adds `changes` (new, codes changed,\n" +
+        "criteria changed, applicability changed, metadata only) and `predecessor_id` to each item,\n" +
+        "also in --json: the predecessor is found as `coverage versions` finds versions, then both\n" +
+        "details are compared. At most 300 details per run.\n" +
+        examples([
+          "coverage updates",
+          "coverage updates --days 90 --changes --lob commercial",
+          "coverage updates --days 7 --format csv",
+        ]),
     )
     .action(
-      withContext<Opts>(run, (ctx, opts) =>
-        runListCommand(ctx, {
+      withContext<Opts>(run, (ctx, opts) => {
+        const narrowing = buildUpdatesNarrowing(opts);
+        return runListCommand(ctx, {
           input: buildUpdatesQuery(opts),
           build: (client, input) => client.build.updates(input, updatesFlagFor),
           send: (client, request) => client.updates(request),
+          transform: createLazyUpdatesTransform(narrowing, Boolean(opts.changes)),
           all: Boolean(opts.all),
           dryRun: Boolean(opts.dryRun),
-          view: async () => ({
+          fields: opts.fields,
+          fieldNames: { item: UPDATE_CSV_COLUMNS, columns: UPDATE_CSV_COLUMNS },
+          view: async (fields) => ({
             renderTable: async (items) =>
-              (await import("../output/updates-view.js")).renderUpdatesTable(items, ctx.io),
+              (await import("../output/updates-view.js")).renderUpdatesTable(items, ctx.io, fields),
             moreHint: (next) => `More updates: add --offset ${next}, or --all for every page.`,
-            emptyMessage: `No new or updated policies in the last ${opts.days ?? 30} days.`,
+            emptyMessage: `No new or updated policies in the last ${opts.days ?? 30} days${narrowing ? " that match" : ""}.`,
             csvColumns: UPDATE_CSV_COLUMNS,
           }),
-        }),
-      ),
+        });
+      }),
     );
 }

@@ -56,10 +56,17 @@ const CONTRACT_ARGUMENT_VALUES: Record<string, ValueSpec> = {
 
 const FILE_VALUE = /^(file|path|dir|directory)$/i;
 
-/** The values of an option that takes one: contract enum, commander choices, a file, or text. */
-export function optionValues(option: Option, valueName: string | undefined): ValueSpec {
+/** An option whose value is a comma list of names the command knows (`--fields`). */
+export type ListedOption = Option & { listedValues?: readonly string[] };
+
+/**
+ * The values of an option that takes one: contract enum, a command's own comma list, commander
+ * choices, a file, or text.
+ */
+export function optionValues(option: ListedOption, valueName: string | undefined): ValueSpec {
   const fromContract = option.long ? CONTRACT_OPTION_VALUES[option.long] : undefined;
   if (fromContract) return fromContract;
+  if (option.listedValues) return choices(option.listedValues, true);
   if (option.argChoices) return choices(option.argChoices);
   if (valueName && FILE_VALUE.test(valueName)) return { kind: "file" };
   return { kind: "text" };

@@ -1,5 +1,6 @@
 import { OutputFormat, parseTimeoutMs } from "../cli/settings.js";
 import { checkBaseUrl } from "../backend/base-url.js";
+import { isLoopbackHost } from "../backend/loopback.js";
 import { UsageError } from "../errors.js";
 import { CONFIG_KEYS, ConfigKey } from "./keys.js";
 
@@ -28,12 +29,19 @@ export function parseConfigValue(key: Exclude<ConfigKey, "api-key">, raw: string
   const value = raw.trim();
   switch (key) {
     case "api-url":
-    case "sandbox-url":
-      checkBaseUrl(value, undefined, {
+    case "sandbox-url": {
+      const url = checkBaseUrl(value, undefined, {
         name: key,
         set: `coverage config set ${key} https://api.example.com`,
       });
+      // Every later command sends the key, and refuses plain http beyond loopback: refuse it now.
+      if (url.protocol === "http:" && !isLoopbackHost(url.hostname))
+        throw new UsageError(
+          `${key}: '${url.origin}' is plain http to a host that is not loopback; every command would refuse to send the API key there`,
+          `Use https:// (e.g. coverage config set ${key} https://${url.host}); plain http is allowed only for loopback hosts (127.0.0.0/8, ::1, localhost).`,
+        );
       return value;
+    }
     case "format": {
       const parsed = OutputFormat.safeParse(value.toLowerCase());
       if (!parsed.success)

@@ -14,6 +14,17 @@ const TYPE_NAMES: Record<string, [string, string]> = {
   object: ["model_type", "Input should be a valid dictionary or object"],
 };
 
+/**
+ * A JSON number literal too large for a double (`1e400`): JSON.parse makes it Infinity, which
+ * JSON.stringify prints as `null`. A 422 quotes it as written instead (a string).
+ */
+export class NumberLiteral {
+  constructor(readonly text: string) {}
+  toJSON(): string {
+    return this.text;
+  }
+}
+
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let cur: unknown = root;
   for (const key of path) {
@@ -62,6 +73,8 @@ function toItems(issue: Issue, root: unknown, prefix: Loc): ValidationErrorItem[
           },
         ];
       if (issue.expected === "int" || issue.expected === "number") {
+        if (input instanceof NumberLiteral || input === Infinity || input === -Infinity)
+          return [item("finite_number", "Input should be a finite number")];
         if (typeof input === "number" && Number.isFinite(input) && !Number.isInteger(input))
           return [
             item(

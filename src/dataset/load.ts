@@ -1,5 +1,5 @@
 import { constants as bufferConstants, isUtf8 } from "node:buffer";
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { UsageError } from "../errors.js";
@@ -106,9 +106,45 @@ function itemIssues(raw: unknown): Array<{ path: PropertyKey[]; message: string 
   return [];
 }
 
-/** Whether a dataset's stored file (a path relative to its folder) is there, as a file. */
-export function hasStoredFile(dataset: LoadedDataset, file: string): boolean {
-  return statSync(path.resolve(dataset.dir, file), { throwIfNoEntry: false })?.isFile() === true;
+/** The real path of each dataset's folder, resolved once. */
+const realDirs = new Map<string, string>();
+
+function realPath(p: string): string | undefined {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A dataset's stored file as it may be served: its real path (symbolic links resolved) and
+ * size, or undefined when it is missing, not a regular file, or really outside the dataset's
+ * folder (a link to /etc/passwd). `files` paths are checked at load, but a link on disk can
+ * lead anywhere; serving the target would hand out any file the process can read.
+ */
+export function resolveStoredFile(
+  dataset: Pick<LoadedDataset, "dir">,
+  file: string,
+): { path: string; size: number } | undefined {
+  let root = realDirs.get(dataset.dir);
+  if (root === undefined) {
+    root = realPath(dataset.dir);
+    if (root === undefined) return undefined;
+    realDirs.set(dataset.dir, root);
+  }
+  const real = realPath(path.resolve(dataset.dir, file));
+  if (real === undefined) return undefined;
+  const inside = path.relative(root, real);
+  if (inside === "" || path.isAbsolute(inside) || inside.split(path.sep)[0] === "..")
+    return undefined;
+  const info = statSync(real, { throwIfNoEntry: false });
+  return info?.isFile() ? { path: real, size: info.size } : undefined;
+}
+
+/** Whether a dataset's stored file is there, as a regular file inside the dataset's folder. */
+export function hasStoredFile(dataset: Pick<LoadedDataset, "dir">, file: string): boolean {
+  return resolveStoredFile(dataset, file) !== undefined;
 }
 
 /** A JSON file over V8's longest string (~512 MB) cannot be parsed whole: a snapshot can hold it. */

@@ -1,13 +1,15 @@
 import { randomBytes } from "node:crypto";
-import { writeSync } from "node:fs";
+import { constants, writeSync } from "node:fs";
 import { type FileHandle, link, open, rename, unlink } from "node:fs/promises";
 import path from "node:path";
+import { isatty } from "node:tty";
 import { addAbortSignal, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { DownloadLink } from "../contract/index.js";
 import { CliError, InterruptedError, UnexpectedError, UsageError } from "../errors.js";
 import { type Collect, RECLAIM_EVERY, reclaimReadBuffers } from "./reclaim.js";
 import { safeBaseName } from "./safe-name.js";
+import { formatTempName, removeStaleTemps } from "./stale-temps.js";
 import { openSource } from "./source.js";
 import { checkOverwrite, resolveTarget } from "./target.js";
 
@@ -28,10 +30,16 @@ export interface SaveOptions {
   /** The run's environment (proxy variables). */
   env: NodeJS.ProcessEnv;
   stdout: NodeJS.WritableStream;
+  /** Whether stdout is a terminal: a binary file is not written there without `force`. */
+  stdoutIsTTY?: boolean | undefined;
   progress?: ProgressSink | undefined;
   verbose?: ((line: string) => void) | undefined;
   /** V8's collector for freeing spent read buffers (tests pass a spy). */
   collector?: (() => Collect | null) | undefined;
+  /** Called once the file is in place (or every byte is on stdout): the result is final. */
+  onComplete?: (() => void) | undefined;
+  /** A line on stderr that is not a notice (an interruption that came too late). */
+  warn?: ((message: string) => void) | undefined;
 }
 
 export interface Saved {
@@ -44,10 +52,12 @@ const INTERRUPTED = "download interrupted; nothing was saved";
 // Filesystems without hard links: fall back to check-then-rename.
 const NO_LINK = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "EXDEV", "ENOSYS", "EMLINK", "EACCES"]);
 
-/** `.NAME.<random>.part` beside the target: same folder, so the final rename is atomic. */
+/**
+ * `.NAME.<pid>-<random>.part` beside the target: same folder, so the final rename is atomic;
+ * the pid lets a later download tell a leftover of a killed process from a running one.
+ */
 export function makeTempName(target: string): string {
-  const suffix = randomBytes(6).toString("hex");
-  return path.join(path.dirname(target), `.${path.basename(target)}.${suffix}.part`);
+  return formatTempName(target, process.pid, randomBytes(6).toString("hex"));
 }
 
 /**
@@ -88,6 +98,50 @@ async function commit(temp: string, target: string, force: boolean): Promise<voi
   await unlink(temp).catch(() => undefined);
 }
 
+/** The OS's words for an error: `no space left on device` from `ENOSPC: no space left on device, write`. */
+function describeOsError(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  const words = /^[A-Z0-9_]+: ([^,]+)/.exec(e.message ?? "")?.[1];
+  return words && e.code ? `${words} (${e.code})` : (e.code ?? String(err));
+}
+
+/**
+ * A failure of this machine to write the file (disk full, read-only, an I/O error): exit 2,
+ * naming the path and the OS error, never mistaken for a transfer that was cut off.
+ */
+export function writeError(err: unknown, target: string, device = false): CliError {
+  if (err instanceof CliError) return err;
+  const full = ["ENOSPC", "EDQUOT", "EFBIG"].includes((err as NodeJS.ErrnoException).code ?? "");
+  const fix = full
+    ? "Free some space or choose another place with -o, then run the command again."
+    : "Choose a place you can write to with -o, then run the command again.";
+  return new UsageError(
+    `cannot write ${target}: ${describeOsError(err)}`,
+    device ? fix : `Nothing was saved. ${fix}`,
+  );
+}
+
+// The file system calls of a download: an error of one of these is this machine's, not the network's.
+const LOCAL_CALLS = new Set(["open", "write", "close", "fsync", "rename", "link", "unlink"]);
+
+/** `writeChunk`, its failure reported as a write error of `target` (no await in the hot loop). */
+function writeChunkTo(fd: number, chunk: Buffer | string, target: string, device = false): number {
+  try {
+    return writeChunk(fd, chunk);
+  } catch (err) {
+    throw writeError(err, target, device);
+  }
+}
+
+/** Runs a step that writes locally; its failure is a write error, not a transfer failure. */
+async function writing<T>(target: string, step: () => T | Promise<T>, device = false): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    throw writeError(err, target, device);
+  }
+}
+
 function failure(err: unknown, bytes: number, target: string): CliError {
   if (err instanceof CliError) return err;
   const code = (err as NodeJS.ErrnoException).code;
@@ -96,16 +150,29 @@ function failure(err: unknown, bytes: number, target: string): CliError {
       `${target} already exists`,
       "Add --force to overwrite it, or choose another path with -o.",
     );
-  if (code === "EACCES" || code === "EROFS" || code === "EPERM")
-    return new UsageError(
-      `cannot write ${target} (${code})`,
-      "Choose a folder you can write to with -o.",
-    );
-  if (code === "ENOSPC") return new UnexpectedError(`no space left to write ${target}`);
+  const syscall = (err as NodeJS.ErrnoException).syscall;
+  if (code === "ENOSPC" || (syscall !== undefined && LOCAL_CALLS.has(syscall)))
+    return writeError(err, target);
   const why = err instanceof Error ? err.message : String(err);
   return new UnexpectedError(
     `the download was cut off after ${bytes} bytes (${code ?? why})`,
     "Nothing was saved; run the command again (it asks for a fresh link).",
+  );
+}
+
+/** `-o -` cut off: bytes already on stdout cannot be taken back, so say how many went. */
+function stdoutFailure(err: unknown, bytes: number): CliError {
+  if (err instanceof CliError) return err;
+  const code = (err as NodeJS.ErrnoException).code;
+  const why = code ?? (err instanceof Error ? err.message : String(err));
+  if (bytes === 0)
+    return new UnexpectedError(
+      `the download was cut off before any byte arrived (${why})`,
+      "Nothing was written; run the command again (it asks for a fresh link).",
+    );
+  return new UnexpectedError(
+    `the download was cut off after ${bytes} bytes had gone to stdout (${why})`,
+    "The output is incomplete: discard it and run the command again (it asks for a fresh link).",
   );
 }
 
@@ -125,6 +192,8 @@ export async function writeFileAtomically(
     collector?: (() => Collect | null) | undefined;
   },
 ): Promise<number> {
+  // What a SIGKILL left of an earlier download to the same place.
+  await removeStaleTemps(target);
   const temp = makeTempName(target);
   let bytes = 0;
   let file: FileHandle | undefined;
@@ -133,19 +202,24 @@ export async function writeFileAtomically(
     addAbortSignal(options.signal, source);
     file = await open(temp, "wx");
     created = true;
+    const fd = file.fd;
     const reclaim = reclaimReadBuffers(RECLAIM_EVERY, options.collector);
     for await (const chunk of source as AsyncIterable<Buffer | string>) {
-      bytes += writeChunk(file.fd, chunk);
+      bytes += writeChunkTo(fd, chunk, target);
       reclaim(bytes);
       options.onBytes?.(bytes);
     }
-    await file.close();
+    const done = file;
     file = undefined;
+    await writing(target, () => done.close());
     if (options.expectedSize !== undefined && bytes !== options.expectedSize)
       throw new UnexpectedError(
         `the download was cut off: ${bytes} of ${options.expectedSize} bytes arrived`,
         "Nothing was saved; run the command again (it asks for a fresh link).",
       );
+    // The commit is the one point that decides: interrupted before it, nothing is kept (exit
+    // 130); once the file is in place, the download succeeded whenever the signal comes.
+    if (options.signal.aborted) throw new InterruptedError(INTERRUPTED);
     await commit(temp, target, options.force);
     return bytes;
   } catch (err) {
@@ -154,6 +228,73 @@ export async function writeFileAtomically(
     if (created) await unlink(temp).catch(() => undefined);
     if (options.signal.aborted) throw new InterruptedError(INTERRUPTED);
     throw failure(err, bytes, target);
+  }
+}
+
+/**
+ * Streams a readable into a character device or FIFO (`-o /dev/null`, a named pipe), opened
+ * as it is (no temporary file, no rename: that would replace the device). Write errors are
+ * reported as such (`-o /dev/full`: no space left on device, exit 2).
+ */
+export async function writeToDevice(
+  source: Readable,
+  target: string,
+  options: {
+    signal: AbortSignal;
+    expectedSize?: number | undefined;
+    onBytes?: (n: number) => void;
+    collector?: (() => Collect | null) | undefined;
+  },
+): Promise<number> {
+  let bytes = 0;
+  let file: FileHandle | undefined;
+  try {
+    addAbortSignal(options.signal, source);
+    // Write-only, without O_CREAT or O_TRUNC: a device that vanished is not made a file.
+    file = await writing(target, () => open(target, constants.O_WRONLY), true);
+    const fd = file.fd;
+    const reclaim = reclaimReadBuffers(RECLAIM_EVERY, options.collector);
+    for await (const chunk of source as AsyncIterable<Buffer | string>) {
+      bytes += writeChunkTo(fd, chunk, target, true);
+      reclaim(bytes);
+      options.onBytes?.(bytes);
+    }
+    const done = file;
+    file = undefined;
+    await writing(target, () => done.close(), true);
+    if (options.expectedSize !== undefined && bytes !== options.expectedSize)
+      throw new UnexpectedError(
+        `the download was cut off: ${bytes} of ${options.expectedSize} bytes arrived`,
+        "Run the command again (it asks for a fresh link).",
+      );
+    return bytes;
+  } catch (err) {
+    await file?.close().catch(() => undefined);
+    if (options.signal.aborted) throw new InterruptedError("download interrupted");
+    throw failure(err, bytes, target);
+  }
+}
+
+/** Text a terminal can show; anything else (a PDF) would fill it with control bytes. */
+function isText(contentType: string): boolean {
+  return /^text\//i.test(contentType);
+}
+
+/** Whether a device path is a terminal (`-o /dev/tty`); opened without blocking, then closed. */
+async function isTerminalDevice(device: string): Promise<boolean> {
+  try {
+    // O_NONBLOCK: a FIFO without a reader fails (ENXIO) instead of waiting; it is no terminal.
+    const handle = await open(
+      device,
+      constants.O_WRONLY | constants.O_NONBLOCK | constants.O_NOCTTY,
+    );
+    try {
+      return isatty(handle.fd);
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return false;
   }
 }
 
@@ -176,12 +317,22 @@ export async function saveDownload(link: DownloadLink, options: SaveOptions): Pr
   const name = safeBaseName(link.filename, link.content_type);
   const target = await resolveTarget(options.output, name, options.cwd);
   if (target.kind === "file") await checkOverwrite(target.path, options.force);
+  const binary = !options.force && !isText(link.content_type);
+  const onTerminal =
+    target.kind === "stdout"
+      ? Boolean(options.stdoutIsTTY)
+      : target.kind === "device" && binary && (await isTerminalDevice(target.path));
+  if (binary && onTerminal)
+    throw new UsageError(
+      `refusing to write a binary file (${link.content_type}) to the terminal`,
+      `Redirect it (> ${name}), save it with -o ${name}, ask for the text version with --text, or add --force.`,
+    );
   // From the file request to the file in place: the figure `npm run bench` compares with curl's.
   const started = performance.now();
   const source = await openSource(link.url, options);
   const { progress } = options;
   const report = (bytes: number) => options.verbose?.(formatTransferLine(bytes, started));
-  progress?.start(target.kind === "file" ? path.basename(target.path) : name, source.size);
+  progress?.start(target.kind === "stdout" ? name : path.basename(target.path), source.size);
   try {
     if (target.kind === "stdout") {
       let bytes = 0;
@@ -195,8 +346,21 @@ export async function saveDownload(link: DownloadLink, options: SaveOptions): Pr
         await pipeline(source.stream, options.stdout, { signal: options.signal, end: false });
       } catch (err) {
         if (options.signal.aborted) throw new InterruptedError("download interrupted");
-        throw failure(err, bytes, "stdout");
+        throw stdoutFailure(err, bytes);
       }
+      options.onComplete?.();
+      report(bytes);
+      if (options.signal.aborted)
+        options.warn?.(`interrupted after the download had finished: all ${bytes} bytes are out`);
+      return { path: undefined, bytes };
+    }
+    if (target.kind === "device") {
+      const bytes = await writeToDevice(source.stream, target.path, {
+        signal: options.signal,
+        expectedSize: source.size,
+        onBytes: (n) => progress?.update(n),
+        collector: options.collector,
+      });
       report(bytes);
       return { path: undefined, bytes };
     }
@@ -207,7 +371,12 @@ export async function saveDownload(link: DownloadLink, options: SaveOptions): Pr
       onBytes: (n) => progress?.update(n),
       collector: options.collector,
     });
+    options.onComplete?.();
     report(bytes);
+    if (options.signal.aborted)
+      options.warn?.(
+        `interrupted after the download had finished: ${target.path} is complete (${bytes} bytes)`,
+      );
     return { path: target.path, bytes };
   } finally {
     progress?.stop();

@@ -2,12 +2,21 @@ import { lstat, stat } from "node:fs/promises";
 import path from "node:path";
 import { UsageError } from "../errors.js";
 
-/** Where a download goes: standard output, or a file path. */
-export type DownloadTarget = { kind: "stdout" } | { kind: "file"; path: string };
+/**
+ * Where a download goes: standard output, a file path (written beside, then renamed into place),
+ * or a character device or FIFO (`/dev/null`, a named pipe), written directly: a rename would
+ * replace the device itself.
+ */
+export type DownloadTarget =
+  { kind: "stdout" } | { kind: "file"; path: string } | { kind: "device"; path: string };
 
-async function kindOf(p: string): Promise<"dir" | "other" | undefined> {
+async function kindOf(p: string): Promise<"dir" | "device" | "special" | "other" | undefined> {
   try {
-    return (await stat(p)).isDirectory() ? "dir" : "other";
+    const st = await stat(p);
+    if (st.isDirectory()) return "dir";
+    if (st.isCharacterDevice() || st.isFIFO()) return "device";
+    if (st.isBlockDevice() || st.isSocket()) return "special";
+    return "other";
   } catch {
     return undefined;
   }
@@ -28,6 +37,12 @@ export async function resolveTarget(
   const abs = path.resolve(cwd, output);
   const kind = await kindOf(abs);
   if (kind === "dir") return { kind: "file", path: path.join(abs, fileName) };
+  if (kind === "device") return { kind: "device", path: abs };
+  if (kind === "special")
+    throw new UsageError(
+      `--output: ${output} is a block device or socket, not a file`,
+      "Give a file, a folder, a character device such as /dev/null, a FIFO, or - for stdout.",
+    );
   if (/[/\\]$/.test(output))
     throw new UsageError(
       `--output: the folder ${output} does not exist`,

@@ -1,7 +1,20 @@
 import type { Envelope, FilterRequest, Policy, PolicyFilter } from "../contract/index.js";
-import { findCodeCandidates, pickFirstFilteredCodeKeys, matchesCodeRefs } from "./codes.js";
+import {
+  compileCodeRefs,
+  findCodeCandidates,
+  matchesCompiledCodeRefs,
+  pickFirstFilteredCodeKeys,
+  type CompiledCodeRefs,
+} from "./codes.js";
+import { NO_BUDGET, type Budget } from "./budget.js";
 import type { Db, PolicyRecord } from "./db.js";
-import { hasScopeFilter, matchesScope, selectLinks } from "./links.js";
+import {
+  compileScope,
+  hasScopeFilter,
+  matchesCompiledScope,
+  selectLinks,
+  type CompiledScope,
+} from "./links.js";
 import { slicePage } from "./paginate.js";
 import {
   buildComparator,
@@ -17,12 +30,32 @@ import { getTextIndex, hasTextIndex } from "./text-index.js";
 import { tokenize } from "./text.js";
 import { matchesRetired, overlapsWindow } from "./time.js";
 
+/**
+ * A filter made once per request: its code refs and scope lists as sets and maps, so testing a
+ * version costs that version's links, whatever the size of the request.
+ */
+export interface CompiledFilter {
+  readonly filter: PolicyFilter | null | undefined;
+  readonly codeRefs: CompiledCodeRefs | null;
+  readonly scope: CompiledScope | null;
+}
+
+/** Compiles a request's filter for matchesFilter (once per request, never per version). */
+export function compileFilter(filter: PolicyFilter | null | undefined): CompiledFilter {
+  return {
+    filter,
+    codeRefs: filter?.code_refs ? compileCodeRefs(filter.code_refs) : null,
+    scope: filter && hasScopeFilter(filter) ? compileScope(filter) : null,
+  };
+}
+
 /** Rule Filter 7: every filter field AND-ed (lists OR-ed inside their own matchers). */
-function matchesFilter(
+export function matchesFilter(
   version: PolicyRecord,
-  filter: PolicyFilter | null | undefined,
+  compiled: CompiledFilter,
   today: string,
 ): boolean {
+  const { filter } = compiled;
   if (!filter) return true;
   if (!matchesRetired(version.effective_to_date, filter.retired)) return false;
   if (
@@ -32,9 +65,9 @@ function matchesFilter(
     return false;
   // Scope before codes: a version has a few links and many code links (a snapshot reads them
   // only for the versions still in the running).
-  if (hasScopeFilter(filter) && !matchesScope(selectLinks(version, filter, today), filter))
+  if (compiled.scope && !matchesCompiledScope(selectLinks(version, filter, today), compiled.scope))
     return false;
-  if (filter.code_refs && !matchesCodeRefs(version, filter.code_refs)) return false;
+  if (compiled.codeRefs && !matchesCompiledCodeRefs(version, compiled.codeRefs)) return false;
   return true;
 }
 
@@ -59,15 +92,22 @@ export function extractRankingTerms(
 
 // `q` ranks through the text index once the filters leave this share of the versions or more
 // (or the index exists already); below it, tokenising just those versions (scoreVersions) is
-// cheaper than indexing them all. Code descriptions always take scoreVersions: their many terms
-// are common words, whose postings are far longer than a code search's few candidates.
+// cheaper than indexing them all, unless the query's many terms make the scan (versions x terms
+// lookups) cost more than the collection: then the index, whose cost is the terms' postings.
+// Code descriptions always take scoreVersions: their many terms are common words, whose
+// postings are far longer than a code search's few candidates.
 const INDEX_SHARE = 1 / 8;
 
 /**
  * Orders the matching versions (`positions`, ascending indexes into db.policies, so in policy-id
  * order) by the request's sort, with scores only under relevance.
  */
-function sortVersions(db: Db, positions: readonly number[], request: FilterRequest): RankedList {
+function sortVersions(
+  db: Db,
+  positions: readonly number[],
+  request: FilterRequest,
+  budget: Budget,
+): RankedList {
   const sort = request.sort ?? "relevance";
   const at = (i: number) => db.policies[i] as PolicyRecord;
   if (sort !== "relevance") {
@@ -78,15 +118,18 @@ function sortVersions(db: Db, positions: readonly number[], request: FilterReque
   }
   const terms = extractRankingTerms(db, request.policies);
   if (terms === null) return listUnscored(db.policies, positions);
+  const qTerms = new Set(tokenize(request.policies?.q ?? "")).size;
   if (
-    tokenize(request.policies?.q ?? "").length > 0 &&
-    (hasTextIndex(db) || positions.length >= db.policies.length * INDEX_SHARE)
+    qTerms > 0 &&
+    (hasTextIndex(db) ||
+      positions.length >= db.policies.length * INDEX_SHARE ||
+      positions.length * qTerms >= db.policies.length)
   ) {
-    const scored = scoreIndexed(getTextIndex(db, terms), positions, terms);
+    const scored = scoreIndexed(getTextIndex(db, terms), positions, terms, budget);
     return rankScored(db.policies, positions, scored);
   }
   const versions = positions.map(at);
-  return rankInIdOrder(versions, scoreVersions(versions, terms));
+  return rankInIdOrder(versions, scoreVersions(versions, terms, budget));
 }
 
 /** The numbers in both ascending lists, ascending. */
@@ -108,22 +151,36 @@ function intersectSorted(a: readonly number[], b: readonly number[]): number[] {
 // Every position of a db, made once: a `q`-only query would otherwise build 20,000 of them.
 const allPositions = new WeakMap<Db, readonly number[]>();
 
+// Candidates between two looks at the clock: a version under `match: all` may be tested against
+// many refs, so not too many of them.
+const CHECK_CANDIDATES = 15;
+
 /** Indexes into db.policies of the versions that pass the filter, ascending. */
 function findMatching(
   db: Db,
   filter: PolicyFilter | null | undefined,
   today: string,
+  budget: Budget,
 ): readonly number[] {
-  const matches = (i: number) => matchesFilter(db.policies[i] as PolicyRecord, filter, today);
+  const compiled = compileFilter(filter);
+  const keep = (positions: Iterable<number>): number[] => {
+    const out: number[] = [];
+    let n = 0;
+    for (const i of positions) {
+      if ((n++ & CHECK_CANDIDATES) === 0) budget.check();
+      if (matchesFilter(db.policies[i] as PolicyRecord, compiled, today)) out.push(i);
+    }
+    return out;
+  };
   if (filter?.code_refs) {
-    const byCode = findCodeCandidates(db.byCode, filter.code_refs);
+    const byCode = findCodeCandidates(db.byCode, filter.code_refs, budget);
     // A store on disk narrows by its scope and date indexes as well, before reading records.
     const narrowed =
       db.index && (filter.retired != null || filter.effective_date || hasScopeFilter(filter))
         ? intersectSorted(byCode, db.index.findCandidates(filter, today, byCode))
         : byCode;
     db.index?.prefetch(narrowed);
-    return narrowed.filter(matches);
+    return keep(narrowed);
   }
   // Only `q` (or nothing) given: every version passes, without asking each one.
   if (!filter || (filter.retired == null && !filter.effective_date && !hasScopeFilter(filter))) {
@@ -135,17 +192,20 @@ function findMatching(
   if (db.index) {
     const candidates = db.index.findCandidates(filter, today);
     db.index.prefetch(candidates);
-    return candidates.filter(matches);
+    return keep(candidates);
   }
-  const out: number[] = [];
-  for (let i = 0; i < db.policies.length; i++) if (matches(i)) out.push(i);
-  return out;
+  return keep(db.policies.keys());
 }
 
 /** `POST /v1/policies/filter` over the dataset: filter, rank or sort, page, shape. */
-export function filterPolicies(db: Db, request: FilterRequest, today: string): Envelope<Policy> {
+export function filterPolicies(
+  db: Db,
+  request: FilterRequest,
+  today: string,
+  budget: Budget = NO_BUDGET,
+): Envelope<Policy> {
   const filter = request.policies;
-  const ranked = sortVersions(db, findMatching(db, filter, today), request);
+  const ranked = sortVersions(db, findMatching(db, filter, today, budget), request, budget);
   const page = slicePage(ranked, request.limit, request.offset);
   return {
     ...page,

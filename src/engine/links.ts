@@ -1,4 +1,4 @@
-import type { PolicyFilter } from "../contract/index.js";
+import type { LobCategory, PolicyFilter } from "../contract/index.js";
 import type { LinkRecord, LobRecord, PolicyRecord } from "./db.js";
 import { isCurrent, overlapsWindow } from "./time.js";
 
@@ -29,14 +29,56 @@ export function hasScopeFilter(filter: PolicyFilter | null | undefined): boolean
   return Boolean(filter?.payer_ids || filter?.lobs || filter?.lob_ids || filter?.states);
 }
 
-/** Rule Filter 4: payer, LOB, LOB id and state filters are satisfied by one and the same link. */
-export function matchesScope(links: readonly LinkRecord[], filter: PolicyFilter): boolean {
+/**
+ * A request's scope filters as sets, made once per request: testing a link then costs a few
+ * lookups whatever the lists' lengths (null = that filter not given).
+ */
+export interface CompiledScope {
+  readonly payerIds: ReadonlySet<string> | null;
+  readonly lobs: ReadonlySet<LobCategory> | null;
+  /** Every `lob_ids` value (exact matches), and those ending in `_` (nationwide prefixes). */
+  readonly lobIds: ReadonlySet<string> | null;
+  readonly lobPrefixes: ReadonlySet<string>;
+  readonly states: ReadonlySet<string> | null;
+}
+
+const asSet = <T>(list: readonly T[] | null | undefined): ReadonlySet<T> | null =>
+  list ? new Set(list) : null;
+
+/** Rule Filter 4, compiled: the scope lists of a filter as sets. */
+export function compileScope(filter: PolicyFilter): CompiledScope {
   const { payer_ids, lobs, lob_ids, states } = filter;
+  return {
+    payerIds: asSet(payer_ids),
+    lobs: asSet(lobs),
+    lobIds: asSet(lob_ids),
+    lobPrefixes: new Set((lob_ids ?? []).filter((v) => v.endsWith("_"))),
+    states: asSet(states),
+  };
+}
+
+/** matchesLobId over every value of a compiled `lob_ids` at once (two or three lookups). */
+function matchesCompiledLobIds(scope: CompiledScope, lob: LobRecord): boolean {
+  if (scope.lobIds === null || scope.lobIds.has(lob.lob_id)) return true;
+  if (lob.state !== null || scope.lobPrefixes.size === 0) return false;
+  return (
+    (lob.lob_id.endsWith("US") && scope.lobPrefixes.has(lob.lob_id.slice(0, -2))) ||
+    scope.lobPrefixes.has(`${lob.payer_id}_${lob.lob}_`)
+  );
+}
+
+/** Rule Filter 4 over a compiled scope: one and the same link satisfies every scope filter. */
+export function matchesCompiledScope(links: readonly LinkRecord[], scope: CompiledScope): boolean {
   return links.some(
     ({ lob }) =>
-      (!payer_ids || payer_ids.includes(lob.payer_id)) &&
-      (!lobs || lobs.includes(lob.lob)) &&
-      (!lob_ids || lob_ids.some((v) => matchesLobId(v, lob))) &&
-      (!states || lob.state === null || states.includes(lob.state as never)),
+      (scope.payerIds === null || scope.payerIds.has(lob.payer_id)) &&
+      (scope.lobs === null || scope.lobs.has(lob.lob)) &&
+      matchesCompiledLobIds(scope, lob) &&
+      (scope.states === null || lob.state === null || scope.states.has(lob.state)),
   );
+}
+
+/** Rule Filter 4: payer, LOB, LOB id and state filters are satisfied by one and the same link. */
+export function matchesScope(links: readonly LinkRecord[], filter: PolicyFilter): boolean {
+  return matchesCompiledScope(links, compileScope(filter));
 }

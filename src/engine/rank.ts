@@ -1,4 +1,5 @@
 import type { Sort } from "../contract/index.js";
+import { CHECK_EVERY, NO_BUDGET, type Budget } from "./budget.js";
 import { compareCaseInsensitive, compareCodePoints } from "./compare.js";
 import type { PolicyRecord } from "./db.js";
 import { stripMarkup, tokenize } from "./text.js";
@@ -60,6 +61,7 @@ function bm25Part(idf: number, f: number, length: number, avgLength: number): nu
 export function scoreVersions(
   versions: readonly PolicyRecord[],
   terms: readonly string[],
+  budget: Budget = NO_BUDGET,
 ): (number | null)[] {
   const unique = [...new Set(terms)].map((t) => termStrings.get(t) ?? t);
   const n = versions.length;
@@ -74,6 +76,7 @@ export function scoreVersions(
   let titleTotal = 0;
   let summaryTotal = 0;
   for (let i = 0; i < n; i++) {
+    if ((i & CHECK_EVERY) === 0) budget.check();
     const d = docTerms(versions[i] as PolicyRecord);
     titleLength[i] = d.titleLength;
     summaryLength[i] = d.summaryLength;
@@ -121,6 +124,7 @@ export function scoreIndexed(
   index: TextIndex,
   positions: readonly number[],
   terms: readonly string[],
+  budget: Budget = NO_BUDGET,
 ): ScoredPositions {
   const { start, docs, titleCounts, summaryCounts, titleLengths, summaryLengths } = index;
   const total = titleLengths.length;
@@ -153,28 +157,35 @@ export function scoreIndexed(
   // Terms in the query's order, title before summary: each version's sum is made of the same
   // additions in the same order as scoreVersions's, so the doubles are bit-identical.
   const sums = index.sums;
-  for (const id of ids) {
-    const from = start[id] as number;
-    const to = start[id + 1] as number;
-    let df = to - from;
-    if (member) {
-      df = 0;
-      for (let p = from; p < to; p++) df += member[docs[p] as number] as number;
+  // The scratch must be all zeros for the next query, also when the budget stops this one.
+  try {
+    for (const id of ids) {
+      budget.check();
+      const from = start[id] as number;
+      const to = start[id + 1] as number;
+      let df = to - from;
+      if (member) {
+        df = 0;
+        for (let p = from; p < to; p++) df += member[docs[p] as number] as number;
+      }
+      const w = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      for (let p = from; p < to; p++) {
+        const d = docs[p] as number;
+        if (member && !member[d]) continue;
+        const inTitle = titleCounts[p] as number;
+        const inSummary = summaryCounts[p] as number;
+        if (inTitle)
+          sums[d] =
+            (sums[d] as number) +
+            TITLE_WEIGHT * bm25Part(w, inTitle, titleLengths[d] as number, avgTitle);
+        if (inSummary)
+          sums[d] =
+            (sums[d] as number) + bm25Part(w, inSummary, summaryLengths[d] as number, avgSummary);
+      }
     }
-    const w = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-    for (let p = from; p < to; p++) {
-      const d = docs[p] as number;
-      if (member && !member[d]) continue;
-      const inTitle = titleCounts[p] as number;
-      const inSummary = summaryCounts[p] as number;
-      if (inTitle)
-        sums[d] =
-          (sums[d] as number) +
-          TITLE_WEIGHT * bm25Part(w, inTitle, titleLengths[d] as number, avgTitle);
-      if (inSummary)
-        sums[d] =
-          (sums[d] as number) + bm25Part(w, inSummary, summaryLengths[d] as number, avgSummary);
-    }
+  } catch (err) {
+    sums.fill(0);
+    throw err;
   }
   // Typed arrays (off the JS heap, so thousands of scored versions per query do not churn the
   // young generation), counted first to be allocated at their size. Only positions' sums were

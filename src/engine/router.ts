@@ -12,6 +12,7 @@ import {
   type ValidationErrorItem,
 } from "../contract/index.js";
 import type { ApiRequest, ApiResponse, QueryPairs } from "../api/request.js";
+import { BudgetExceeded, type Budget } from "./budget.js";
 import { listLobs, listPayers } from "./catalog.js";
 import type { Db, PolicyRecord } from "./db.js";
 import { buildPolicyDetail } from "./detail.js";
@@ -26,6 +27,8 @@ export interface EngineContext {
   linkFor(version: PolicyRecord, variant: DownloadVariant, file: string): string;
   /** Whether a stored file is really there (the transport's I/O); without it, assumed so. */
   hasFile?(file: string): boolean;
+  /** The request's time budget (`coverage serve`); none in-process. */
+  budget?: Budget;
 }
 
 export const NOT_FOUND = { detail: "Policy not found" };
@@ -75,8 +78,37 @@ function decodeSegments(path: string): string | null {
   }
 }
 
-/** Answers one API request from the dataset, as the service of `spec/api.md` would. */
+/**
+ * The answer to a request that ran out of its time budget: a 422 at `body`, not a 503, since
+ * sending it again would cost the same (and clients retry a 503, three times for ours).
+ */
+function budgetExceeded(budgetMs: number): ApiResponse {
+  return unprocessable([
+    {
+      loc: ["body"],
+      msg:
+        `Request needs more than this server's ${budgetMs} ms of work per request: narrow it ` +
+        "(fewer codes, refs or words), or run it in-process with --local",
+      type: "too_costly",
+      ctx: { budget_ms: budgetMs },
+    },
+  ]);
+}
+
+/**
+ * Answers one API request from the dataset, as the service of `spec/api.md` would; a request
+ * that runs out of `ctx.budget` gets a 422 saying so.
+ */
 export function handleApiRequest(ctx: EngineContext, req: ApiRequest): ApiResponse {
+  try {
+    return answerApiRequest(ctx, req);
+  } catch (err) {
+    if (err instanceof BudgetExceeded) return budgetExceeded(err.budgetMs);
+    throw err;
+  }
+}
+
+function answerApiRequest(ctx: EngineContext, req: ApiRequest): ApiResponse {
   const { db, today } = ctx;
   const ok = (body: unknown): ApiResponse => ({ status: 200, body });
   const path = req.path.replace(/\/+$/, "") || "/";
@@ -86,8 +118,8 @@ export function handleApiRequest(ctx: EngineContext, req: ApiRequest): ApiRespon
 
   if (path === "/v1/policies/filter" && req.method === "POST") {
     const body = req.body === undefined ? {} : req.body;
-    const parsed = parseWith(FilterRequest, body, "body");
-    return parsed.ok ? ok(filterPolicies(db, parsed.value, today)) : parsed.response;
+    const parsed = parseWith(FilterRequest, body, "body", req.bodyAsWritten ?? body);
+    return parsed.ok ? ok(filterPolicies(db, parsed.value, today, ctx.budget)) : parsed.response;
   }
   if (req.method !== "GET") return { status: 405, body: { detail: "Method Not Allowed" } };
 

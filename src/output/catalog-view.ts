@@ -1,27 +1,39 @@
 import type { Lob, Payer } from "../contract/index.js";
-import { renderTable, type Column } from "./table.js";
+import { pickColumns, renderTable, type Column } from "./table.js";
 import type { Io } from "./terminal.js";
 
-/** The `payers` table: id and display name. */
-export function renderPayerTable(items: Payer[], io: Pick<Io, "columns" | "chalk">): string {
-  const columns: Column<Payer>[] = [
-    { header: "PAYER ID", value: (p) => p.payer_id },
-    { header: "NAME", value: (p) => p.display_name, flex: true, min: 20 },
-  ];
-  return renderTable(columns, items, io);
+/** The `payers` table: id and display name (or the `--fields` given). */
+export function renderPayerTable(
+  items: Payer[],
+  io: Pick<Io, "columns" | "chalk">,
+  fields: readonly string[] = ["payer_id", "display_name"],
+): string {
+  const known: Record<string, Column<Payer>> = {
+    payer_id: { header: "PAYER ID", value: (p) => p.payer_id },
+    display_name: { header: "NAME", value: (p) => p.display_name, flex: true, min: 20 },
+  };
+  return renderTable(pickColumns(known, fields), items, io);
 }
 
-/** The `lobs` table: id, payer, category and state (`nationwide` when the LOB has none). */
-export function renderLobTable(items: Lob[], io: Pick<Io, "columns" | "chalk">): string {
-  const columns: Column<Lob>[] = [
-    { header: "LOB ID", value: (l) => l.lob_id, flex: true, min: 16 },
-    { header: "PAYER", value: (l) => l.payer_name, flex: true, min: 16 },
-    { header: "CATEGORY", value: (l) => l.lob },
-    {
+/**
+ * The `lobs` table: id, payer, category and state (`nationwide` when the LOB has none), or the
+ * `--fields` given.
+ */
+export function renderLobTable(
+  items: Lob[],
+  io: Pick<Io, "columns" | "chalk">,
+  fields: readonly string[] = ["lob_id", "payer_name", "lob", "state"],
+): string {
+  const known: Record<string, Column<Lob>> = {
+    lob_id: { header: "LOB ID", value: (l) => l.lob_id, flex: true, min: 16 },
+    payer_id: { header: "PAYER ID", value: (l) => l.payer_id },
+    payer_name: { header: "PAYER", value: (l) => l.payer_name, flex: true, min: 16 },
+    lob: { header: "CATEGORY", value: (l) => l.lob },
+    state: {
       header: "STATE",
       value: (l) => l.state ?? "nationwide",
       style: (text, l) => (l.state ? text : io.chalk.dim(text)),
     },
-  ];
-  return renderTable(columns, items, io);
+  };
+  return renderTable(pickColumns(known, fields), items, io);
 }

@@ -1,8 +1,9 @@
-// CSV headers used when a list is empty; kept apart from the table views so that commands can
-// name them without loading cli-table3.
+// Field and column names of the list commands: the CSV header when a list is empty and what
+// `--fields` accepts; kept apart from the table views so that commands can name them without
+// loading cli-table3.
 
-/** Search results. */
-export const POLICY_CSV_COLUMNS = [
+/** The fields of a search result (what `--fields` picks in json and ndjson). */
+export const POLICY_FIELDS = [
   "policy_id",
   "policy_number",
   "title",
@@ -16,6 +17,44 @@ export const POLICY_CSV_COLUMNS = [
   "applicability",
   "code_groups",
 ];
+
+/**
+ * The columns of the search table and CSV: the result's own fields, its applicability flattened
+ * (payers, LOB categories, states, a compact scope), the verdict on the asked codes and the
+ * version's status on the engine's today.
+ */
+export const POLICY_COLUMNS = [
+  "policy_id",
+  "policy_number",
+  "title",
+  "payer_names",
+  "payer_ids",
+  "lobs",
+  "states",
+  "scope",
+  "verdict",
+  "status",
+  "effective_from_date",
+  "effective_to_date",
+  "score",
+  "summary",
+  "file_url",
+  "file_type",
+  "listing_url",
+  "applicability",
+  "code_groups",
+];
+
+/** Search columns drawn from `applicability`, and from `code_groups`: what to fetch for them. */
+export const APPLICABILITY_COLUMNS = [
+  "payer_names",
+  "payer_ids",
+  "lobs",
+  "states",
+  "scope",
+  "applicability",
+];
+export const CODE_GROUP_COLUMNS = ["verdict", "code_groups"];
 
 /** `payers`. */
 export const PAYER_CSV_COLUMNS = ["payer_id", "display_name"];
@@ -33,4 +72,42 @@ export const UPDATE_CSV_COLUMNS = [
   "payer_id",
   "payer_display_name",
   "file_url",
+];
+
+/** `code`: one row per policy and relationship. */
+export const CODE_CSV_COLUMNS = [
+  "relationship",
+  "policy_id",
+  "policy_number",
+  "title",
+  "payer_ids",
+  "payer_names",
+  "scope",
+  "categories",
+  "effective_from_date",
+  "effective_to_date",
+  "state",
+];
+
+/** `matrix`: one row per cell. */
+export const MATRIX_CSV_COLUMNS = [
+  "payer_id",
+  "payer_name",
+  "lob",
+  "state",
+  "verdict",
+  "policy_ids",
+  "policy_numbers",
+];
+
+/** `versions`: one row per version. */
+export const VERSION_CSV_COLUMNS = [
+  "policy_id",
+  "policy_number",
+  "title",
+  "effective_from_date",
+  "effective_to_date",
+  "state",
+  "changes",
+  "summary",
 ];

@@ -7,15 +7,20 @@ export interface CheckAnswer {
   body: unknown;
 }
 
-/** What `coverage health` reports: `/health` and `/ready`. */
+/** What `coverage health` reports: `/health`, `/ready`, and the key when one is set. */
 export interface HealthReport {
   health: CheckAnswer;
   ready: CheckAnswer;
+  /** `GET /v1/payers?limit=1` with the key (HTTP backend with a key only). */
+  key?: CheckAnswer;
 }
 
 /** One row per check, for ndjson and csv. */
 export function buildHealthRows(report: HealthReport): Array<Record<string, unknown>> {
-  return (["health", "ready"] as const).map((name) => ({ name, ...report[name] }));
+  return (["health", "ready", "key"] as const).flatMap((name) => {
+    const answer = report[name];
+    return answer ? [{ name, ...answer }] : [];
+  });
 }
 
 function bodyText(body: unknown): string {
@@ -26,7 +31,10 @@ function bodyText(body: unknown): string {
 /** The health table: name, status code (green 200, red otherwise), body. */
 export function renderHealthTable(report: HealthReport, io: Pick<Io, "columns" | "chalk">): string {
   const columns: Column<Record<string, unknown>>[] = [
-    { header: "CHECK", value: (r) => `/${String(r.name)}` },
+    {
+      header: "CHECK",
+      value: (r) => (r.name === "key" ? "key (/v1/payers?limit=1)" : `/${String(r.name)}`),
+    },
     {
       header: "STATUS",
       value: (r) => String(r.status),

@@ -1,5 +1,6 @@
 import type { Envelope } from "../contract/index.js";
 import type { OutputFormat } from "../cli/settings.js";
+import { createHoldCounter, DEFAULT_HOLD_LIMIT, type HoldLimit } from "./hold-limit.js";
 import { formatJson, writeText, type Io } from "./terminal.js";
 
 export interface ListOutput<T> {
@@ -16,6 +17,20 @@ export interface ListOutput<T> {
   emptyMessage?: string;
   /** CSV header when no item arrives (otherwise the first item's keys). */
   csvColumns?: string[];
+  /** A CSV row of an item when it is not the item itself (flat columns for nested fields). */
+  csvRow?: (item: T) => Record<string, unknown>;
+  /** `--fields`: the keys kept in each json/ndjson item, the CSV header (exactly these). */
+  fields?: string[];
+  /** What json and table may hold with `--all` (default DEFAULT_HOLD_LIMIT). */
+  holdLimit?: HoldLimit | undefined;
+}
+
+/** An item with only the named keys, in the order named (a key the item lacks stays absent). */
+export function pickKeys(item: unknown, names: readonly string[]): Record<string, unknown> {
+  const source = item as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const name of names) if (name in source) out[name] = source[name];
+  return out;
 }
 
 /**
@@ -41,8 +56,10 @@ export async function writeList<T>(
   pages: AsyncIterable<Envelope<T>>,
   out: ListOutput<T>,
 ): Promise<void> {
-  const { io, format } = out;
+  const { io, format, fields } = out;
+  const pick = (items: T[]): unknown[] => (fields ? items.map((d) => pickKeys(d, fields)) : items);
   const kept: T[] = [];
+  const hold = createHoldCounter(out.holdLimit ?? DEFAULT_HOLD_LIMIT, format);
   let first: Envelope<T> | undefined;
   let last: Envelope<T> | undefined;
   let csvHeader: string[] | undefined;
@@ -52,15 +69,22 @@ export async function writeList<T>(
     last = page;
     if (format === "ndjson") {
       if (page.data.length)
-        await writeText(io.stdout, page.data.map((d) => formatJson(io, d)).join("\n") + "\n");
+        await writeText(
+          io.stdout,
+          pick(page.data)
+            .map((d) => formatJson(io, d))
+            .join("\n") + "\n",
+        );
     } else if (format === "csv") {
-      const rows = page.data as Array<Record<string, unknown>>;
-      if (!rows.length) continue;
+      if (!page.data.length) continue;
+      const rows = out.csvRow
+        ? page.data.map(out.csvRow)
+        : (page.data as Array<Record<string, unknown>>);
       const first = !csvStarted;
       const { toCsv } = await import("./csv.js");
       const { text, header } = toCsv(
         rows,
-        csvHeader ?? pickCsvColumns(rows, out.csvColumns),
+        csvHeader ?? fields ?? pickCsvColumns(rows, out.csvColumns),
         io.stdoutIsTTY,
         first,
       );
@@ -68,15 +92,26 @@ export async function writeList<T>(
       csvStarted = true;
       await writeText(io.stdout, text);
     } else if (format === "json" && !out.all) {
-      await writeText(io.stdout, formatJson(io, page, 2) + "\n");
-    } else kept.push(...page.data);
+      const body = fields ? { ...page, data: pick(page.data) } : page;
+      await writeText(io.stdout, formatJson(io, body, 2) + "\n");
+    } else {
+      // A server that never stops saying has_more would otherwise grow this until V8 aborts.
+      hold(page.data);
+      kept.push(...page.data);
+    }
   }
-  if (format === "csv" && !csvStarted && out.csvColumns) {
+  const emptyHeader = fields ?? out.csvColumns;
+  if (format === "csv" && !csvStarted && emptyHeader) {
     const { toCsv } = await import("./csv.js");
-    await writeText(io.stdout, toCsv([], out.csvColumns, io.stdoutIsTTY, true).text);
+    await writeText(io.stdout, toCsv([], emptyHeader, io.stdoutIsTTY, true).text);
   }
   if (format === "json" && out.all) {
-    const envelope = { data: kept, limit: first?.limit ?? kept.length, offset: 0, has_more: false };
+    const envelope = {
+      data: pick(kept),
+      limit: first?.limit ?? kept.length,
+      offset: 0,
+      has_more: false,
+    };
     await writeText(io.stdout, formatJson(io, envelope, 2) + "\n");
   }
   if (format === "table") {

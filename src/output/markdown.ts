@@ -1,5 +1,34 @@
 import { importEsm } from "../import-esm.js";
+import { wrapText } from "./table.js";
 import { stripControls, type Io } from "./terminal.js";
+import { measureColumns } from "./text-width.js";
+
+// SGR colour codes: the only escapes in rendered text (the data's own were stripped).
+// eslint-disable-next-line no-control-regex
+const SGR = /\u001b\[[0-9;]*m/g;
+// A line's indent and list marker (`  *  `, `  1. `), colour codes allowed in between.
+// eslint-disable-next-line no-control-regex
+const LEAD = /^(?:\u001b\[[0-9;]*m|[ \t])*(?:(?:[*•-]|\d+\.)(?:\u001b\[[0-9;]*m)*[ \t]+)?/;
+// Box-drawing characters: a table marked-terminal already fitted, left as it is.
+const BOX = /[─│┌┐└┘├┤┬┴┼]/;
+
+/**
+ * Wraps rendered markdown to `width` columns at word boundaries; a list item's continuation lines
+ * hang under its text. marked-terminal reflows paragraphs but leaves list items at any length.
+ */
+export function wrapRendered(text: string, width: number): string {
+  return text
+    .split("\n")
+    .flatMap((line) => {
+      if (measureColumns(line) <= width || BOX.test(line)) return [line];
+      const lead = LEAD.exec(line)?.[0] ?? "";
+      const indent = measureColumns(lead.replace(SGR, ""));
+      if (indent >= width / 2) return wrapText(line, width).split("\n");
+      const [first = "", ...rest] = wrapText(line.slice(lead.length), width - indent).split("\n");
+      return [lead + first, ...rest.map((l) => " ".repeat(indent) + l)];
+    })
+    .join("\n");
+}
 
 /**
  * Markdown for the terminal. On a TTY it is rendered with marked-terminal, styled through the
@@ -17,6 +46,7 @@ export async function renderMarkdown(
     importEsm("marked-terminal"),
   ]);
   const c = io.chalk;
+  const width = Math.max(20, io.columns - 2);
   const renderer = markedTerminal({
     code: c.yellow,
     blockquote: c.gray.italic,
@@ -34,7 +64,7 @@ export async function renderMarkdown(
     link: c.blue,
     href: c.blue.underline,
     emoji: false,
-    width: Math.max(40, io.columns - 2),
+    width,
     reflowText: true,
     tab: 2,
   });
@@ -58,5 +88,5 @@ export async function renderMarkdown(
       },
     },
   });
-  return (marked.parse(clean, { async: false }) as string).trimEnd();
+  return wrapRendered((marked.parse(clean, { async: false }) as string).trimEnd(), width);
 }

@@ -1,7 +1,8 @@
 import type { Policy } from "../contract/index.js";
-import { versionState, type VersionState } from "../engine/time.js";
-import type { Column } from "./table.js";
-import { renderTable } from "./table.js";
+import type { VersionState } from "../engine/time.js";
+import type { Verdict } from "../views/coverage-summary.js";
+import { chooseSearchColumns, readPolicyColumn, type SearchShape } from "./search-view.js";
+import { renderTable, type Column } from "./table.js";
 import type { Io } from "./terminal.js";
 
 /** Colours a version state word (active green, upcoming yellow, retired dim). */
@@ -11,30 +12,100 @@ export function styleState(io: Pick<Io, "chalk">, state: VersionState): string {
   return io.chalk.dim(state);
 }
 
-/** The search results table: id, number, title, state, dates, and score when ranked. */
+/** Colours a verdict (covers green, does not cover red, mentions and mixed yellow). */
+function styleVerdict(io: Pick<Io, "chalk">, text: string): string {
+  const verdict = text.replace(/\n/g, " ") as Verdict;
+  if (verdict === "covers") return io.chalk.green(text);
+  if (verdict === "does not cover") return io.chalk.red(text);
+  if (verdict === "mentions" || verdict === "mixed") return io.chalk.yellow(text);
+  return io.chalk.dim(text);
+}
+
+/** Payers shown in a cell before the rest is counted (`+4 more`). */
+const PAYERS_SHOWN = 3;
+
+function showList(list: string[], most = Infinity): string {
+  if (list.length === 0) return "-";
+  const shown = list.slice(0, most);
+  return [...shown, ...(list.length > most ? [`+${list.length - most} more`] : [])].join("\n");
+}
+
+const HEADERS: Record<string, string> = {
+  policy_id: "POLICY ID",
+  policy_number: "NUMBER",
+  title: "TITLE",
+  payer_names: "PAYER",
+  payer_ids: "PAYER ID",
+  lobs: "LOB",
+  states: "STATES",
+  scope: "SCOPE",
+  verdict: "VERDICT",
+  status: "STATUS",
+  effective_from_date: "FROM",
+  effective_to_date: "TO",
+  score: "SCORE",
+  summary: "SUMMARY",
+  file_url: "FILE URL",
+  file_type: "TYPE",
+  listing_url: "LISTING URL",
+  applicability: "APPLICABILITY",
+  code_groups: "CODE GROUPS",
+};
+
+// Minimums small enough that the main job's columns (number, title, payer, scope, verdict,
+// status, from) fit 80 columns under the policy ids.
+const FLEX_MIN: Record<string, number> = {
+  policy_number: 8,
+  title: 12,
+  payer_names: 8,
+  payer_ids: 8,
+  scope: 20,
+  summary: 20,
+  file_url: 16,
+  listing_url: 16,
+  applicability: 24,
+  code_groups: 28,
+};
+
+/**
+ * The search results table: by default the id (never wrapped), number, title, payers, scope
+ * (`medicare_part_b · CA NF SF`), the verdict on the asked codes, status and dates, and the
+ * score when words were given (blank where they matched nothing); `fields` picks others.
+ */
 export function renderPolicyTable(
   items: Policy[],
   io: Pick<Io, "columns" | "chalk">,
-  today: string,
+  view: { today: string; shape: SearchShape; fields?: string[] },
 ): string {
-  const ranked = items.some((p) => typeof p.score === "number");
-  const columns: Column<Policy>[] = [
-    // Minimums small enough that the ranked table (7 columns) still fits 80 columns.
-    { header: "POLICY ID", value: (p) => p.policy_id, flex: true, min: 14 },
-    { header: "NUMBER", value: (p) => p.policy_number, flex: true, min: 8 },
-    { header: "TITLE", value: (p) => p.title, flex: true, min: 12 },
-    {
-      header: "STATE",
-      value: (p) => versionState(p, today),
-      style: (text) => styleState(io, text as VersionState),
-    },
-    { header: "FROM", value: (p) => p.effective_from_date },
-    { header: "TO", value: (p) => p.effective_to_date ?? "-" },
-  ];
-  if (ranked)
-    columns.push({
-      header: "SCORE",
-      value: (p) => (typeof p.score === "number" ? p.score.toFixed(2) : "-"),
-    });
+  const { today, shape } = view;
+  const names = view.fields ?? chooseSearchColumns("table", shape, items);
+  const columns = names.map((name, i): Column<Policy> => {
+    const read = (p: Policy) => readPolicyColumn(p, name, shape, today);
+    const column: Column<Policy> = {
+      header: HEADERS[name] ?? name.toUpperCase(),
+      value: (p) => formatCell(name, read(p)),
+      flex: name in FLEX_MIN,
+      min: FLEX_MIN[name],
+    };
+    // Ids are typed back: never wrapped, wherever --fields puts them.
+    if (name === "policy_id") return { ...column, flex: false, nowrap: i === 0 };
+    // The title goes beside the id when the id takes a line of its own.
+    if (name === "title" && i === 1) return { ...column, beside: true };
+    if (name === "status")
+      return { ...column, style: (text) => styleState(io, text as VersionState) };
+    if (name === "verdict") return { ...column, style: (text) => styleVerdict(io, text) };
+    return column;
+  });
   return renderTable(columns, items, io);
+}
+
+function formatCell(name: string, value: unknown): string {
+  if (name === "score") return typeof value === "number" ? value.toFixed(2) : "";
+  if (name === "states") return Array.isArray(value) ? value.join(" ") || "-" : "-";
+  if (name === "payer_names" || name === "payer_ids")
+    return showList(value as string[], PAYERS_SHOWN);
+  if (name === "scope") return (value as string).split("; ").join("\n") || "-";
+  if (Array.isArray(value)) return showList(value.map(String));
+  if (value === null || value === undefined) return "-";
+  return String(value);
 }

@@ -11,6 +11,13 @@ export interface Column<T> {
   /** Narrowest a flexible column gets. */
   min?: number;
   style?: (text: string, row: T) => string;
+  /**
+   * Never wrapped (only the first column may say so): it keeps its width, and when the others
+   * cannot fit beside it, it goes on a line of its own above each row (see renderTable).
+   */
+  nowrap?: boolean;
+  /** Second column only: in the stacked layout, shown on the lead line, cut to fit. */
+  beside?: boolean;
 }
 
 const GAP = 2;
@@ -132,12 +139,18 @@ export function wrapText(text: string, width: number): string {
     .join("\n");
 }
 
-/** Renders rows as an aligned, borderless table fitted to the terminal width. */
-export function renderTable<T>(
+/** What a laid-out table is: its lines, and how many of them each row takes (header: 1). */
+interface Layout {
+  lines: string[];
+  heights: number[];
+}
+
+function layoutTable<T>(
   columns: Column<T>[],
   rows: readonly T[],
   io: Pick<Io, "columns" | "chalk">,
-): string {
+  width: number,
+): Layout {
   // Tabs would jump to the terminal's tab stops and push the columns after them out of line.
   const cells = rows.map((row) =>
     columns.map((c) => stripControls(c.value(row)).replace(/\t/g, " ")),
@@ -147,15 +160,14 @@ export function renderTable<T>(
   );
   const widths = fitWidths(
     natural,
-    columns.map((c) => Boolean(c.flex)),
+    columns.map((c) => Boolean(c.flex) && !c.nowrap),
     columns.map((c) => c.min ?? 10),
-    io.columns,
+    width,
   );
-  const styled = cells.map((r, ri) =>
-    r.map((text, ci) => {
-      const wrapped = wrapText(text, widths[ci] ?? text.length);
-      return columns[ci]?.style?.(wrapped, rows[ri] as T) ?? wrapped;
-    }),
+  const wrapped = cells.map((r) => r.map((text, ci) => wrapText(text, widths[ci] ?? text.length)));
+  const heights = wrapped.map((r) => Math.max(1, ...r.map((t) => t.split("\n").length)));
+  const styled = wrapped.map((r, ri) =>
+    r.map((text, ci) => columns[ci]?.style?.(text, rows[ri] as T) ?? text),
   );
   // cli-table3 lays out a table in time quadratic in its rows (20,000 rows: ~20 s). With fixed
   // widths and no borders, tables of ROWS_PER_TABLE rows one after another print the same text.
@@ -172,9 +184,97 @@ export function renderTable<T>(
     table.push(...styled.slice(i, i + ROWS_PER_TABLE));
     parts.push(table.toString());
   }
-  return parts
+  const lines = parts
     .join("\n")
     .split("\n")
-    .map((l) => l.trimEnd())
-    .join("\n");
+    .map((l) => l.trimEnd());
+  return { lines, heights };
+}
+
+/** Indent of the rows under their lead line in the stacked layout. */
+const STACK_INDENT = 2;
+/** The fewest columns a `beside` value gets on the lead line before it moves to its own. */
+const BESIDE_MIN = 12;
+
+/** Text cut to `width` columns, with `…` where it was cut. */
+export function cutText(text: string, width: number): string {
+  if (measureColumns(text) <= width) return text;
+  let out = "";
+  for (const { segment } of graphemes.segment(text)) {
+    if (measureColumns(out + segment) > width - 1) break;
+    out += segment;
+  }
+  return `${out}…`;
+}
+
+const oneLine = (text: string) => stripControls(text).replace(/\s+/g, " ").trim();
+
+/**
+ * Renders rows as an aligned, borderless table fitted to the terminal width. A first column
+ * marked `nowrap` (policy ids, which are typed back) keeps its full width; when the other
+ * columns cannot get their minimum beside it, each row's lead value is printed on a line of
+ * its own (with the `beside` column after it, cut to fit), the other columns as an aligned
+ * table indented under it.
+ */
+export function renderTable<T>(
+  columns: Column<T>[],
+  rows: readonly T[],
+  io: Pick<Io, "columns" | "chalk">,
+): string {
+  const [lead, ...others] = columns;
+  if (!lead?.nowrap || others.length === 0)
+    return layoutTable(columns, rows, io, io.columns).lines.join("\n");
+  const leadCells = rows.map((row) => oneLine(lead.value(row)));
+  const leadWidth = Math.max(displayWidth(lead.header), ...leadCells.map(displayWidth));
+  const othersMin = others.reduce((sum, c) => {
+    const values = rows.map((row) => displayWidth(stripControls(c.value(row))));
+    const natural = Math.max(displayWidth(c.header), ...values);
+    return sum + GAP + (c.flex ? Math.min(natural, c.min ?? 10) : natural);
+  }, 0);
+  if (leadWidth + othersMin <= io.columns)
+    return layoutTable(columns, rows, io, io.columns).lines.join("\n");
+  const beside = others[0]?.beside ? others[0] : undefined;
+  const rest = beside ? others.slice(1) : others;
+  const { lines, heights } = layoutTable(rest, rows, io, io.columns - STACK_INDENT);
+  const pad = " ".repeat(STACK_INDENT);
+  const head = beside ? `${lead.header}${" ".repeat(GAP)}${beside.header}` : lead.header;
+  const out = [io.chalk.bold(head), ...(rest.length ? [pad + lines[0]] : [])];
+  let at = 1;
+  rows.forEach((row, i) => {
+    const id = leadCells[i] ?? "";
+    const leadLine = lead.style?.(id, row) ?? io.chalk.bold(id);
+    const room = io.columns - displayWidth(id) - GAP;
+    const extra = beside ? oneLine(beside.value(row)) : "";
+    if (!extra) out.push(leadLine);
+    else if (room >= BESIDE_MIN) out.push(`${leadLine}${" ".repeat(GAP)}${cutText(extra, room)}`);
+    else out.push(leadLine, pad + cutText(extra, io.columns - STACK_INDENT));
+    if (!rest.length) return;
+    for (const line of lines.slice(at, at + (heights[i] ?? 1))) out.push(line ? pad + line : "");
+    at += heights[i] ?? 1;
+  });
+  return out.join("\n");
+}
+
+/** A field's value as cell text: lists one item a line, objects as JSON, nothing as `-`. */
+export function formatCellValue(value: unknown): string {
+  if (value === null || value === undefined) return "-";
+  if (Array.isArray(value)) return value.map(formatCellValue).join("\n") || "-";
+  if (typeof value === "object") return JSON.stringify(value);
+  return String(value);
+}
+
+/** The named columns (`--fields`): a known column, else the field as text under its name. */
+export function pickColumns<T>(
+  known: Record<string, Column<T>>,
+  names: readonly string[],
+): Column<T>[] {
+  return names.map(
+    (name) =>
+      known[name] ?? {
+        header: name.toUpperCase().replace(/_/g, " "),
+        value: (row: T) => formatCellValue((row as Record<string, unknown>)[name]),
+        flex: true,
+        min: 10,
+      },
+  );
 }

@@ -1,5 +1,5 @@
 import type { PolicyUpdate } from "../contract/index.js";
-import { renderTable, type Column } from "./table.js";
+import { pickColumns, renderTable, type Column } from "./table.js";
 import type { Io } from "./terminal.js";
 
 /** One table row: an update, with its date and payer shown only where a group starts. */
@@ -37,12 +37,24 @@ export function groupUpdates(items: readonly PolicyUpdate[]): UpdateRow[] {
 
 /**
  * The `updates` table: effective date, payer, change type, title, policy id (the policy number
- * is left to json/csv: the id carries it, and the width is better spent on titles).
+ * is left to json/csv: the id carries it, and the width is better spent on titles). With
+ * `--fields`, those columns in the server's order, ungrouped.
  */
 export function renderUpdatesTable(
   items: PolicyUpdate[],
   io: Pick<Io, "columns" | "chalk">,
+  fields?: readonly string[],
 ): string {
+  if (fields) {
+    const known: Record<string, Column<PolicyUpdate>> = {
+      effective_from_date: { header: "EFFECTIVE", value: (u) => u.effective_from_date },
+      payer_display_name: { header: "PAYER", value: (u) => u.payer_display_name, flex: true },
+      change_type: { header: "CHANGE", value: (u) => u.change_type },
+      title: { header: "TITLE", value: (u) => u.title, flex: true, min: 20 },
+      policy_id: { header: "POLICY ID", value: (u) => u.policy_id, flex: true, min: 16 },
+    };
+    return renderTable(pickColumns(known, fields), items, io);
+  }
   const cell = (row: UpdateRow, pick: (u: PolicyUpdate) => string) =>
     row.update ? pick(row.update) : "";
   const columns: Column<UpdateRow>[] = [
@@ -59,7 +71,9 @@ export function renderUpdatesTable(
     },
     {
       header: "CHANGE",
-      value: (r) => cell(r, (u) => u.change_type),
+      // With --changes, the classified kinds stand for the API's change type.
+      value: (r) =>
+        cell(r, (u) => (Array.isArray(u.changes) ? u.changes.join(", ") : u.change_type)),
       style: (text) =>
         text === "new" ? io.chalk.green(text) : text ? io.chalk.yellow(text) : text,
     },

@@ -1,3 +1,4 @@
+import type { IdField } from "./catalogue-ids.js";
 import { definedOnly, buildPageQuery, makeQueryFlagHint, type PageFlags } from "./page.js";
 import { parseLobs, parseStates, requireList } from "./parse-flags.js";
 
@@ -26,3 +27,8 @@ export const lobsFlagFor = makeQueryFlagHint({
   limit: "--limit",
   offset: "--offset",
 });
+
+/** The payer ids of a `lobs` query, matched against the catalogue ignoring case. */
+export const LOBS_ID_FIELDS: readonly IdField[] = [
+  { path: ["payer_ids"], kind: "payer", flag: "--payer" },
+];

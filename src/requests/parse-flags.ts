@@ -1,5 +1,7 @@
-import { CodeSystem, Relationship } from "../contract/index.js";
+import { CodeSystem, isRealDate, Relationship, StateCode } from "../contract/index.js";
 import { UsageError } from "../errors.js";
+import { checkCodeFormats, guessCodeSystem } from "./code-formats.js";
+import { stateCodeForName } from "./state-names.js";
 
 const SYSTEM_ALIASES: Record<string, CodeSystem> = {
   CPT: "CPT",
@@ -30,11 +32,15 @@ export function splitList(values: readonly string[] | undefined): string[] | und
 /** `--code SYSTEM:CODE[,CODE...]` as one code reference. */
 export function parseCodeFlag(raw: string): { code_system: CodeSystem; codes: string[] } {
   const colon = raw.indexOf(":");
-  if (colon < 0)
+  if (colon < 0) {
+    const guess = guessCodeSystem(raw);
     throw new UsageError(
       `--code '${raw}' has no code system`,
-      `Write SYSTEM:CODE, e.g. --code CPT:97110; systems: ${SYSTEMS_HELP}.`,
+      guess
+        ? `Did you mean --code ${guess}:${raw.trim()}? Write SYSTEM:CODE; systems: ${SYSTEMS_HELP}.`
+        : `Write SYSTEM:CODE, e.g. --code CPT:97110; systems: ${SYSTEMS_HELP}.`,
     );
+  }
   const name = raw.slice(0, colon).trim().toUpperCase();
   if (PCS.has(name))
     throw new UsageError(
@@ -53,6 +59,7 @@ export function parseCodeFlag(raw: string): { code_system: CodeSystem; codes: st
       `--code '${raw}' names no code`,
       "Write at least one code after the colon, e.g. CPT:97110,97112.",
     );
+  checkCodeFormats("--code", system, codes);
   return { code_system: system, codes };
 }
 
@@ -100,7 +107,35 @@ export function parseLobs(values: readonly string[] | undefined): string[] | und
   return splitList(values)?.map((v) => v.toLowerCase().replaceAll("-", "_"));
 }
 
-/** `--state` values in upper case (the schema then checks them against the spec's list). */
+/**
+ * `--state` values in upper case (the schema then checks them against the spec's list); a state
+ * written out in full is refused with its code (`--state California` -> CA).
+ */
 export function parseStates(values: readonly string[] | undefined): string[] | undefined {
-  return splitList(values)?.map((v) => v.toUpperCase());
+  return splitList(values)?.map((v) => {
+    const upper = v.toUpperCase();
+    const code = StateCode.safeParse(upper).success ? undefined : stateCodeForName(v);
+    if (code)
+      throw new UsageError(
+        `--state '${v}' is a state name; --state takes its code: did you mean --state ${code}?`,
+        `Example: --state ${code} (several: --state ${code},NY).`,
+      );
+    return upper;
+  });
+}
+
+/**
+ * A date flag checked before any request: the shape `YYYY-MM-DD` and a day that exists, one
+ * message per flag (the schema would name each end of the window it fills).
+ */
+export function parseDateFlag(flag: string, raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const value = raw.trim();
+  if (isRealDate(value)) return value;
+  throw new UsageError(
+    /^\d{4}-\d{2}-\d{2}$/.test(value)
+      ? `${flag} '${raw}' is not a real date`
+      : `${flag} '${raw}' is not a date in the form YYYY-MM-DD`,
+    `Example: ${flag} 2026-01-31`,
+  );
 }

@@ -3,11 +3,13 @@ import {
   integerish,
   parseCodeFlag,
   parseEnumFlag,
+  parseDateFlag,
   parseLobs,
   parseRelationships,
   parseStates,
   requireList,
 } from "./parse-flags.js";
+import type { IdField } from "./catalogue-ids.js";
 import { definedOnly } from "./page.js";
 
 /** The `search` flags as commander hands them over. */
@@ -25,6 +27,8 @@ export interface SearchFlags {
   effectiveEnd?: string;
   effectiveOn?: string;
   retired?: boolean;
+  /** `--retired` / `--no-retired` as typed, to refuse both (commander keeps only the last). */
+  retiredFlags?: string[];
   sort?: string;
   limit?: string;
   offset?: string;
@@ -80,11 +84,33 @@ function mergeWindow(flags: SearchFlags, base: Json | undefined): Json | undefin
       "--effective-on cannot be combined with --effective-start or --effective-end",
       "--effective-on DATE is short for --effective-start DATE --effective-end DATE.",
     );
-  const start = flags.effectiveOn ?? flags.effectiveStart;
-  const end = flags.effectiveOn ?? flags.effectiveEnd;
+  const on = parseDateFlag("--effective-on", flags.effectiveOn);
+  const start = on ?? parseDateFlag("--effective-start", flags.effectiveStart);
+  const end = on ?? parseDateFlag("--effective-end", flags.effectiveEnd);
   if (start === undefined && end === undefined) return undefined;
   // Only the ends given by a flag replace the body's: `--effective-end` keeps its `start`.
-  return { ...base, ...definedOnly({ start, end }) };
+  const window = { ...base, ...definedOnly({ start, end }) };
+  if (
+    typeof window.start === "string" &&
+    typeof window.end === "string" &&
+    window.start > window.end
+  )
+    throw new UsageError(
+      `--effective-start ${window.start} is after --effective-end ${window.end}: the window [start, end] is empty`,
+      "Swap the two dates, or use --effective-on DATE for a single day.",
+    );
+  return window;
+}
+
+/** `--retired` or `--no-retired`; both at once would silently keep the last one. */
+function parseRetired(flags: SearchFlags): boolean | undefined {
+  const given = new Set(flags.retiredFlags);
+  if (given.size > 1)
+    throw new UsageError(
+      "--retired and --no-retired ask for opposite things",
+      "Keep one: --retired lists retired versions only, --no-retired those not retired; leave both out for every version.",
+    );
+  return flags.retired;
 }
 
 /**
@@ -118,7 +144,7 @@ export function buildSearchRequest(flags: SearchFlags, baseBody?: unknown): Json
     lob_ids: requireList(flags.lobId, "--lob-id"),
     states: parseStates(requireList(flags.state, "--state")),
     effective_date: mergeWindow(flags, baseOf("effective_date")),
-    retired: flags.retired,
+    retired: parseRetired(flags),
   });
   const mergedPolicies =
     basePolicies || Object.keys(policies).length ? { ...basePolicies, ...policies } : undefined;
@@ -179,3 +205,9 @@ export function searchFlagFor(
 function isEmptyList(value: unknown): boolean {
   return Array.isArray(value) && value.length === 0;
 }
+
+/** The payer and LOB ids of a filter body, matched against the catalogue ignoring case. */
+export const SEARCH_ID_FIELDS: readonly IdField[] = [
+  { path: ["policies", "payer_ids"], kind: "payer", flag: "--payer" },
+  { path: ["policies", "lob_ids"], kind: "lob", flag: "--lob-id" },
+];

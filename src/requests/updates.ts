@@ -1,5 +1,6 @@
 import { definedOnly, buildPageQuery, makeQueryFlagHint, type PageFlags } from "./page.js";
-import { integerish } from "./parse-flags.js";
+import type { UpdateNarrowing } from "../views/update-changes.js";
+import { integerish, parseCodeFlag, parseLobs, requireList } from "./parse-flags.js";
 
 /** The `updates` flags as commander hands them over. */
 export interface UpdatesFlags extends PageFlags {
@@ -20,3 +21,23 @@ export const updatesFlagFor = makeQueryFlagHint({
   limit: "--limit",
   offset: "--offset",
 });
+
+/** The narrowing flags of `updates` (applied by the client to each page). */
+export interface UpdatesNarrowingFlags {
+  payer?: string[];
+  lob?: string[];
+  code?: string[];
+}
+
+/**
+ * `--payer`, `--lob` and `--code` as what each page is narrowed to (undefined when none is
+ * given): payers as typed (matched in any case), LOBs and codes as `search` reads them.
+ */
+export function buildUpdatesNarrowing(flags: UpdatesNarrowingFlags): UpdateNarrowing | undefined {
+  if (!flags.payer && !flags.lob && !flags.code) return undefined;
+  return {
+    payerIds: requireList(flags.payer, "--payer"),
+    lobs: parseLobs(requireList(flags.lob, "--lob")),
+    refs: flags.code?.map(parseCodeFlag),
+  };
+}

@@ -1,15 +1,14 @@
 import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { ApiRequest, ApiResponse, QueryPairs } from "../api/request.js";
 import { redactUrl } from "../backend/http-redact.js";
-import { hasStoredFile, type LoadedDataset } from "../dataset/load.js";
+import { hasStoredFile, resolveStoredFile, type LoadedDataset } from "../dataset/load.js";
 import { buildDownloadLink, findStoredFile } from "../engine/download.js";
+import { createBudget } from "../engine/budget.js";
 import { handleApiRequest, NO_FILE, NOT_FOUND, unprocessable } from "../engine/router.js";
 import { checkApiKey, createRateLimiter, type RateLimiter } from "./guard.js";
-import { jsonInvalidDetail, parseJsonText } from "./json-body.js";
+import { findInvalidUtf8, jsonInvalidDetail, parseJsonText } from "./json-body.js";
 import { createLinkSigner, FILES_PREFIX, type LinkSigner } from "./links.js";
 
 /** Sandbox mode: list endpoints answer this many items from offset 0, whatever was asked. */
@@ -20,6 +19,12 @@ const HOST_HEADER = /^[A-Za-z0-9.-]+(:\d+)?$|^\[[0-9A-Fa-f:.]+\](:\d+)?$/;
 
 /** Request bodies above this are refused (a filter body is a few hundred bytes). */
 const MAX_REQUEST_BYTES = 1024 * 1024;
+
+/**
+ * The engine's time per API request, after which it answers 422: the engine runs on the event
+ * loop, so this bounds how long `/health`, other clients and SIGTERM can wait behind one request.
+ */
+export const REQUEST_BUDGET_MS = 2_000;
 
 export interface ServeOptions {
   dataset: LoadedDataset;
@@ -36,6 +41,8 @@ export interface ServeOptions {
   log?: ((line: string) => void) | undefined;
   signer?: LinkSigner;
   limiter?: RateLimiter;
+  /** The engine's time budget per request (ms); REQUEST_BUDGET_MS by default. */
+  requestBudgetMs?: number | undefined;
 }
 
 type Route = { kind: "check" } | { kind: "file" } | { kind: "api"; list: boolean };
@@ -69,7 +76,7 @@ function sendJson(
   res.end(text);
 }
 
-async function readRequestBody(req: IncomingMessage): Promise<string | undefined> {
+async function readRequestBody(req: IncomingMessage): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -77,7 +84,7 @@ async function readRequestBody(req: IncomingMessage): Promise<string | undefined
     if (size > MAX_REQUEST_BYTES) return undefined;
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }
 
 /** Sandbox: the same request asking for the fixed page (the envelope then tells what was served). */
@@ -111,15 +118,10 @@ export function createServeHandler(
     if (!version) return sendJson(res, { status: 404, body: NOT_FOUND });
     const file = findStoredFile(version, check.variant);
     if (!file) return sendJson(res, { status: 404, body: NO_FILE });
-    const abs = path.resolve(dataset.dir, file);
-    let size: number;
-    try {
-      const info = await stat(abs);
-      if (!info.isFile()) throw new Error("not a file");
-      size = info.size;
-    } catch {
-      return sendJson(res, { status: 404, body: NO_FILE });
-    }
+    // Checked again at fetch time: the link may be older than a symbolic link put there since.
+    const stored = resolveStoredFile(dataset, file);
+    if (!stored) return sendJson(res, { status: 404, body: NO_FILE });
+    const { path: abs, size } = stored;
     const link = buildDownloadLink(version, check.variant, "");
     res.writeHead(200, {
       "content-type": link.content_type,
@@ -154,19 +156,26 @@ export function createServeHandler(
         );
     }
     let body: unknown;
+    let bodyAsWritten: unknown;
     if (req.method === "POST") {
-      const text = await readRequestBody(req);
-      if (text === undefined)
+      const bytes = await readRequestBody(req);
+      if (bytes === undefined)
         return sendJson(
           res,
           { status: 413, body: { detail: "Request body too large" } },
           { connection: "close" },
         );
+      // Not UTF-8: a 422 saying where, rather than decoding it with U+FFFD in place.
+      const badByte = findInvalidUtf8(bytes);
+      if (badByte)
+        return sendJson(res, unprocessable([jsonInvalidDetail(badByte.pos, badByte.error)]));
+      const text = bytes.toString("utf8");
       if (text.trim() !== "") {
         const parsed = parseJsonText(text);
         if (!parsed.ok)
           return sendJson(res, unprocessable([jsonInvalidDetail(parsed.pos, parsed.error)]));
         body = parsed.value;
+        bodyAsWritten = parsed.asWritten;
       }
     }
     const host = headerValue(req, "host");
@@ -180,12 +189,15 @@ export function createServeHandler(
       linkFor: (version: { policy_id: string }, variant: "display" | "text") =>
         base + signer.sign(version.policy_id, variant),
       hasFile: (file: string) => hasStoredFile(dataset, file),
+      // From here on the work is the engine's (the body is in): the budget starts now.
+      budget: createBudget(options.requestBudgetMs ?? REQUEST_BUDGET_MS),
     };
     const apiReq: ApiRequest = {
       method: req.method as "GET" | "POST",
       path: pathname,
       query,
       body,
+      ...(bodyAsWritten === undefined ? {} : { bodyAsWritten }),
     };
     let reply = handleApiRequest(ctx, apiReq);
     if (sandbox && list && reply.status === 200)

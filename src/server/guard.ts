@@ -27,14 +27,37 @@ export function checkApiKey(
 export interface RateLimiter {
   /** Counts one request for `key`; when over the limit, the seconds until one is allowed again. */
   take(key: string, now?: number): { ok: true } | { ok: false; retryAfterSeconds: number };
+  /** How many keys it holds now (bounded by `maxKeys`). */
+  readonly size: number;
 }
 
-/** Sandbox rate: at most `limit` requests per key in any sliding window of `windowMs`. */
-export function createRateLimiter(limit = 100, windowMs = 60_000): RateLimiter {
+/** Keys the sandbox limiter holds at most: 10,000 x 100 timestamps is ~8 MB. */
+export const MAX_LIMITER_KEYS = 10_000;
+
+/**
+ * Sandbox rate: at most `limit` requests per key in any sliding window of `windowMs`. Without a
+ * server key anyone may send any key, so the table is bounded: a key whose last request left
+ * the window is dropped, and past `maxKeys` the key unused the longest goes (it had at most
+ * `limit` requests in the window; dropping it can only let it through sooner).
+ */
+export function createRateLimiter(
+  limit = 100,
+  windowMs = 60_000,
+  maxKeys = MAX_LIMITER_KEYS,
+): RateLimiter {
+  // In order of last counted request (a key is moved to the end when one is): the front holds
+  // the keys idle the longest, so expired ones are dropped from there, each once.
   const hits = new Map<string, number[]>();
+  const dropExpired = (since: number) => {
+    for (const [key, times] of hits) {
+      if ((times.at(-1) ?? -Infinity) > since) break;
+      hits.delete(key);
+    }
+  };
   return {
     take(key, now = Date.now()) {
       const since = now - windowMs;
+      dropExpired(since);
       const times = (hits.get(key) ?? []).filter((t) => t > since);
       if (times.length >= limit) {
         hits.set(key, times);
@@ -42,8 +65,13 @@ export function createRateLimiter(limit = 100, windowMs = 60_000): RateLimiter {
         return { ok: false, retryAfterSeconds };
       }
       times.push(now);
+      hits.delete(key);
       hits.set(key, times);
+      while (hits.size > maxKeys) hits.delete(hits.keys().next().value as string);
       return { ok: true };
+    },
+    get size() {
+      return hits.size;
     },
   };
 }

@@ -5,6 +5,34 @@ import { UnexpectedError, UsageError } from "../errors.js";
 /** How long open requests may finish after a shutdown signal. */
 const CLOSE_GRACE_MS = 2_000;
 
+/**
+ * What one client may hold of the server: a client that stops sending or reading is cut, and
+ * connections past the cap are closed as they arrive (each costs a descriptor and buffers).
+ */
+export interface ServerLimits {
+  /** The request's headers must be in within this (slowloris). */
+  headersTimeoutMs: number;
+  /** The whole request, body included, must be in within this. */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** No byte moving either way for this long: destroyed (a client stopped reading, or sending). */
+  idleTimeoutMs: number;
+  /** Open connections at most; more are closed at once. */
+  maxConnections: number;
+  /** How often the header and request deadlines are checked. */
+  checkIntervalMs: number;
+}
+
+export const SERVER_LIMITS: ServerLimits = {
+  headersTimeoutMs: 20_000,
+  requestTimeoutMs: 60_000,
+  keepAliveTimeoutMs: 5_000,
+  idleTimeoutMs: 30_000,
+  maxConnections: 1_000,
+  checkIntervalMs: 1_000,
+};
+
 export interface RunningServer {
   /** Base URL as clients reach it, e.g. `http://127.0.0.1:8787`. */
   url: string;
@@ -39,8 +67,21 @@ export function listen(
   handler: (req: IncomingMessage, res: ServerResponse) => void,
   host: string,
   port: number,
+  overrides: Partial<ServerLimits> = {},
 ): Promise<RunningServer> {
-  const server = createServer({ keepAliveTimeout: 5_000 }, handler);
+  const limits = { ...SERVER_LIMITS, ...overrides };
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      connectionsCheckingInterval: limits.checkIntervalMs,
+    },
+    handler,
+  );
+  // No 'timeout' listener: Node destroys the socket when it fires.
+  server.setTimeout(limits.idleTimeoutMs);
+  server.maxConnections = limits.maxConnections;
   return new Promise((resolve, reject) => {
     server.once("error", (err: NodeJS.ErrnoException) => {
       if (err.code === "EADDRINUSE")

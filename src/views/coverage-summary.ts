@@ -51,3 +51,37 @@ export function summarizeScope(items: Pick<Applicability, "lobs" | "state">[]): 
     })
     .join("; ");
 }
+
+/** The distinct payer names (or ids) of an applicability list, in the order met. */
+export function listPayers(
+  items: Pick<Applicability, "payer_ids" | "payer_names">[],
+  key: "payer_ids" | "payer_names" = "payer_names",
+): string[] {
+  return [...new Set(items.flatMap((item) => item[key]))];
+}
+
+/** The distinct LOB categories of an applicability list, in the spec's order. */
+export function listLobs(items: Pick<Applicability, "lobs">[]): LobCategory[] {
+  const order = LobCategory.options;
+  const found = new Set(items.flatMap((item) => item.lobs));
+  return order.filter((lob) => found.has(lob));
+}
+
+/** The distinct states of an applicability list (`nationwide` for a scope without one). */
+export function listStates(items: Pick<Applicability, "state">[]): string[] {
+  return [...new Set(items.map((item) => item.state ?? "nationwide"))];
+}
+
+/** One applicability item in a line: `Humana · medicare_advantage · nationwide`. */
+export function describeApplicability(
+  item: Pick<Applicability, "payer_names" | "lobs" | "state">,
+): string {
+  return `${item.payer_names.join(", ") || "-"} · ${item.lobs.join(", ") || "-"} · ${item.state ?? "nationwide"}`;
+}
+
+/** One code group in a line: `covers CPT 97110 97112`. */
+export function describeCodeGroup(
+  group: Pick<CodeGroup, "relationship" | "code_system" | "codes">,
+): string {
+  return `${VERDICT_OF[group.relationship]} ${group.code_system} ${group.codes.join(" ")}`;
+}

@@ -1,9 +1,22 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { BIN, ROOT, cleanEnv, runCoverage } from "../helpers/cli.js";
+import { findNodes } from "../helpers/nodes.js";
 
 const DIST = path.join(ROOT, "dist");
 const ESM_ONLY = ["chalk", "conf", "marked", "marked-terminal", "ora"];
@@ -56,11 +69,11 @@ describe("the built CLI: one script compiled with V8's code cache", () => {
     cpSync(DIST, path.join(root, "dist"), { recursive: true });
     for (const link of ["node_modules", "fixtures", "package.json"])
       symlinkSync(path.join(ROOT, link), path.join(root, link));
-    const run = (args: string[]) =>
-      execa("node", [path.join(root, "bin", "coverage.js"), ...args], {
+    const run = (args: string[], { node = "node", env = {} as Record<string, string> } = {}) =>
+      execa(node, [path.join(root, "bin", "coverage.js"), ...args], {
         reject: false,
         extendEnv: false,
-        env: cleanEnv(),
+        env: cleanEnv(env),
       });
     return { root, run };
   }
@@ -144,14 +157,20 @@ describe("the built CLI: one script compiled with V8's code cache", () => {
       preload,
       `process.on("exit", () => process.stderr.write(JSON.stringify(process.moduleLoadList)));`,
     );
-    const r = await execa("node", ["--require", preload, BIN, ...MAIN_JOB, "-q"], {
-      reject: false,
-      extendEnv: false,
-      env: cleanEnv(),
-    });
-    expect(r.exitCode, r.stderr).toBe(0);
-    const loaded = JSON.parse(r.stderr) as string[];
+    const modulesOf = async (args: string[]) => {
+      const r = await execa("node", ["--require", preload, ...args], {
+        reject: false,
+        extendEnv: false,
+        env: cleanEnv(),
+      });
+      expect(r.exitCode, r.stderr).toBe(0);
+      return JSON.parse(r.stderr) as string[];
+    };
+    const loaded = await modulesOf([BIN, ...MAIN_JOB, "-q"]);
     expect(loaded).toContain("NativeModule fs");
+    // Node 24 sets up its ES module loader for any script, `node -e 0` too: only what Node
+    // itself loads without us is allowed.
+    const baseline = new Set(await modulesOf(["-e", "0"]));
     // child_process: commander's, behind a stand-in (tsup.config.ts). The ESM loader: the shim
     // is CommonJS (bin/package.json). HTTP: only the HTTP backend, downloads and serve.
     for (const name of [
@@ -160,7 +179,119 @@ describe("the built CLI: one script compiled with V8's code cache", () => {
       "https",
       "internal/modules/esm/module_job",
       "internal/modules/esm/translators",
-    ])
-      expect(loaded).not.toContain(`NativeModule ${name}`);
+    ].map((n) => `NativeModule ${n}`))
+      if (!baseline.has(name)) expect(loaded).not.toContain(name);
+  });
+
+  describe("a code cache for the Node that runs the CLI, made on first use", () => {
+    // Node 20, 22 and 24 where they can be found (the one running the tests, PATH, .ci/run's).
+    const nodes = findNodes();
+    const DEBUG = { COVERAGE_DEBUG_CODE_CACHE: "1" };
+    /** The debug hook's report (the last stderr line). */
+    const reportOf = (stderr: string) => {
+      const line = stderr.trimEnd().split("\n").pop() ?? "";
+      expect(line).toMatch(/^coverage: code cache /);
+      return JSON.parse(line.replace(/^coverage: code cache /, "")) as Record<string, unknown>;
+    };
+
+    // dist/bundle.cache is this Node's (the build's); for another major the CLI makes its own.
+    // Without the shipped cache the same path runs on this Node too.
+    for (const major of [20, 22, 24]) {
+      const node = nodes.get(major);
+      it.skipIf(!node)(
+        `Node ${major}: the first run writes one, the next run's V8 accepts it`,
+        async () => {
+          const expected = await runCoverage(MAIN_JOB);
+          const { root, run } = copyInstall("coverage-user-cache-");
+          rmSync(path.join(root, "dist", "bundle.cache"));
+          const cacheDir = path.join(root, "cache");
+          const env = { ...DEBUG, COVERAGE_CODE_CACHE_DIR: cacheDir };
+          const first = await run(MAIN_JOB, { node, env });
+          expect(first.exitCode, first.stderr).toBe(0);
+          expect(first.stdout).toBe(expected.stdout);
+          const wrote = reportOf(first.stderr);
+          expect(wrote).toMatchObject({ from: "none", rejected: false });
+          expect(path.dirname(String(wrote.wrote))).toBe(cacheDir);
+          expect(readdirSync(cacheDir)).toEqual([path.basename(String(wrote.wrote))]);
+
+          const second = await run(MAIN_JOB, { node, env });
+          expect(second.stdout).toBe(expected.stdout);
+          expect(reportOf(second.stderr)).toEqual({
+            from: "user",
+            rejected: false,
+            key: wrote.key,
+          });
+        },
+      );
+    }
+
+    it("writing one removes other bundles' caches untouched for 30 days, and nothing else", async () => {
+      const { root, run } = copyInstall("coverage-cache-stale-");
+      rmSync(path.join(root, "dist", "bundle.cache"));
+      const cacheDir = path.join(root, "cache");
+      mkdirSync(cacheDir);
+      const old = new Date(Date.now() - 31 * 24 * 3600 * 1000);
+      for (const name of ["bundle-old.cache", "bundle-recent.cache", "notes.txt"]) {
+        writeFileSync(path.join(cacheDir, name), "x");
+        if (name !== "bundle-recent.cache") utimesSync(path.join(cacheDir, name), old, old);
+      }
+      const r = await run(MAIN_JOB, { env: { ...DEBUG, COVERAGE_CODE_CACHE_DIR: cacheDir } });
+      const wrote = path.basename(String(reportOf(r.stderr).wrote));
+      expect(readdirSync(cacheDir).sort()).toEqual(
+        ["bundle-recent.cache", "notes.txt", wrote].sort(),
+      );
+    });
+
+    it("this Node takes the shipped cache and writes none of its own", async () => {
+      const { root, run } = copyInstall("coverage-shipped-cache-");
+      const cacheDir = path.join(root, "cache");
+      const r = await run(MAIN_JOB, { env: { ...DEBUG, COVERAGE_CODE_CACHE_DIR: cacheDir } });
+      expect(reportOf(r.stderr)).toMatchObject({ from: "shipped", rejected: false });
+      expect(existsSync(cacheDir)).toBe(false);
+    });
+
+    it("a cache made by another kind of run is refreshed once for this kind", async () => {
+      const { root, run } = copyInstall("coverage-cache-tags-");
+      rmSync(path.join(root, "dist", "bundle.cache"));
+      const env = { ...DEBUG, COVERAGE_CODE_CACHE_DIR: path.join(root, "cache") };
+      const reports = [];
+      for (const args of [["--help"], MAIN_JOB, MAIN_JOB, ["--help"]])
+        reports.push(reportOf((await run(args, { env })).stderr));
+      expect(reports.map((r) => [r.from, r.wrote !== undefined])).toEqual([
+        ["none", true],
+        ["user", true],
+        ["user", false],
+        ["user", false],
+      ]);
+    });
+
+    // root writes into a read-only folder all the same: there only the second case applies.
+    it.each([
+      ...(process.getuid?.() === 0
+        ? []
+        : [["a read-only folder", (dir: string) => (mkdirSync(dir), chmodSync(dir, 0o555), dir)]]),
+      ["a path through a file", (dir: string) => (writeFileSync(dir, ""), path.join(dir, "x"))],
+    ] as [string, (dir: string) => string][])(
+      "a cache folder that cannot be written (%s) changes nothing",
+      async (_, make) => {
+        const expected = await runCoverage(MAIN_JOB);
+        const { root, run } = copyInstall("coverage-cache-ro-");
+        rmSync(path.join(root, "dist", "bundle.cache"));
+        const cacheDir = make(path.join(root, "cache"));
+        const r = await run(MAIN_JOB, { env: { COVERAGE_CODE_CACHE_DIR: cacheDir } });
+        expect([r.exitCode, r.stdout, r.stderr]).toEqual([0, expected.stdout, expected.stderr]);
+        if (existsSync(cacheDir)) expect(readdirSync(cacheDir)).toEqual([]);
+      },
+    );
+
+    it("COVERAGE_NO_CODE_CACHE: no cache is read or written", async () => {
+      const { root, run } = copyInstall("coverage-no-cache-");
+      const cacheDir = path.join(root, "cache");
+      const env = { ...DEBUG, COVERAGE_CODE_CACHE_DIR: cacheDir, COVERAGE_NO_CODE_CACHE: "1" };
+      const r = await run(MAIN_JOB, { env });
+      expect(r.exitCode).toBe(0);
+      expect(r.stderr).not.toContain("code cache");
+      expect(existsSync(cacheDir)).toBe(false);
+    });
   });
 });

@@ -354,7 +354,7 @@ describe("coverage download over HTTP (scripted server on 127.0.0.1)", () => {
     const child = start(["s/slow/2026-01-01"], cwd);
     await waitFor("the temporary file", () => readdirSync(cwd).some((f) => f.endsWith(".part")));
     expect(readdirSync(cwd).find((f) => f.endsWith(".part"))).toMatch(
-      /^\.SLOW\.pdf\.[0-9a-f]+\.part$/,
+      /^\.SLOW\.pdf\.\d+-[0-9a-f]{12}\.part$/,
     );
     child.kill("SIGINT");
     const r = await child;

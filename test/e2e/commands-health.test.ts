@@ -51,6 +51,9 @@ describe("coverage health", () => {
         keys.push(req.headers["x-api-key"] as string | undefined);
         res.setHeader("content-type", "application/json");
         if (req.url === "/health") return res.end(JSON.stringify({ status: "ok" }));
+        // The key check (sent only when a key is set).
+        if (req.url === "/v1/payers?limit=1")
+          return res.end(JSON.stringify({ data: [], limit: 1, offset: 0, has_more: false }));
         if (req.url === "/ready") {
           res.statusCode = ready;
           return res.end(JSON.stringify({ status: ready === 200 ? "ready" : "unavailable" }));
@@ -78,7 +81,10 @@ describe("coverage health", () => {
     });
 
     it.each([
-      { key: "sk-test-health-1234", sent: ["sk-test-health-1234", "sk-test-health-1234"] },
+      {
+        key: "sk-test-health-1234",
+        sent: ["sk-test-health-1234", "sk-test-health-1234", "sk-test-health-1234"],
+      },
       { key: "", sent: [undefined, undefined] },
     ])(
       "the checks carry the key when one is set ($key), as the dry run shows",
@@ -92,7 +98,8 @@ describe("coverage health", () => {
         expect(r.stderr).not.toContain(key || "never");
         const dry = await runCoverage(["--api-url", base, "health", "--dry-run"], { env });
         const headers = dry.stdout.split("\n").map((l) => JSON.parse(l).headers);
-        expect(headers).toEqual(key ? [{ "x-api-key": "***" }, { "x-api-key": "***" }] : [{}, {}]);
+        // With a key, a third request checks it (GET /v1/payers?limit=1).
+        expect(headers).toEqual(key ? Array(3).fill({ "x-api-key": "***" }) : [{}, {}]);
       },
     );
 

@@ -129,7 +129,8 @@ describe("coverage policy (e2e)", () => {
 
   it.each([
     { id: "nope/1/2020-01-01", message: "Policy not found" },
-    { id: "a/pt", message: "Policy not found" },
+    // A key (no date) without versions: the API's 404.
+    { id: "a/nope", message: "Policy not found" },
   ])("unknown id $id: exit 4, a message saying what to do", async ({ id, message }) => {
     const r = await run(["policy", id]);
     expect(r.exitCode).toBe(4);
@@ -137,6 +138,17 @@ describe("coverage policy (e2e)", () => {
     expect(r.stderr).toContain(message);
     expect(r.stderr).toContain("coverage search");
     expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it.each([
+    { key: "a/pt", today: undefined, id: "a/pt/2025-01-01" },
+    { key: "a/pt", today: "2024-06-01", id: "a/pt/2024-01-01" },
+    // None in effect yet: the latest.
+    { key: "cms-lcd/L1", today: undefined, id: "cms-lcd/L1/2026-07-01" },
+  ])("a key means today's version, else the latest: $key on $today", async ({ key, today, id }) => {
+    const r = await run(["policy", key, "--json", ...(today ? ["--today", today] : [])]);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout).policy_id).toBe(id);
   });
 
   it.each([

@@ -206,6 +206,8 @@ const CASES: [string, string[]][] = [
   ["coverage search --code CPT:97", []],
   ["coverage search --relationship covers,d", ["does-not-cover"]],
   ["coverage search --sort title", ["title_asc", "title_desc"]],
+  ["coverage search --fields policy_id,payer_", ["payer_names", "payer_ids"]],
+  ["coverage lobs --fields payer_", ["payer_id", "payer_name"]],
   ["coverage --format n", ["ndjson"]],
   ["coverage search --format n", ["ndjson"]],
   ["coverage search --dry", ["--dry-run"]],

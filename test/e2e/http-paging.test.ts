@@ -129,3 +129,73 @@ describe.concurrent("--all against real servers", () => {
     ]);
   });
 });
+
+describe.concurrent("--all against a server that never ends (has_more always true)", () => {
+  /** Fresh items at every offset, forever: nothing repeats, so only a ceiling stops it. */
+  const endless: ScriptedHandler = (req, res, _n, body) => {
+    const { offset, limit } = asked(req.url ?? "", body);
+    json(res, 200, envelope(endlessPage(offset, limit), limit, offset, true));
+  };
+  const endlessPage = (offset: number, limit: number) =>
+    Array.from({ length: limit }, (_, i) => policy(offset + i));
+  // A byte ceiling that the first two pages of 20 fit under and the third crosses.
+  const twoPages =
+    JSON.stringify(endlessPage(0, 20)).length + JSON.stringify(endlessPage(20, 20)).length;
+
+  it.for([
+    { format: "json", env: { COVERAGE_ALL_MAX_ITEMS: "50" }, what: "50 items", pages: 3 },
+    { format: "table", env: { COVERAGE_ALL_MAX_ITEMS: "50" }, what: "50 items", pages: 3 },
+    {
+      format: "json",
+      env: { COVERAGE_ALL_MAX_BYTES: String(twoPages) },
+      what: `${twoPages.toLocaleString("en-US")} bytes of JSON`,
+      pages: 3,
+    },
+  ])(
+    "--format $format stops past the ceiling ($what): exit 1, suggests ndjson, nothing on stdout",
+    async ({ format, env, what, pages }, t) => {
+      const s = await serve(t, endless);
+      const r = await runCoverage(
+        ["--api-url", s.url, "search", "--all", "--limit", "20", "--format", format],
+        { env: { ...ENV, ...env } },
+      );
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.stderr).toContain(
+        `error: --all stopped: more than ${what} would be held in memory for --format ${format}`,
+      );
+      expect(r.stderr).toContain("Use --format ndjson");
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      expect(r.stdout).toBe("");
+      // Stopped at the page that crossed the ceiling, not later.
+      expect(s.requests).toHaveLength(pages);
+    },
+  );
+
+  it("ndjson and csv stream past the ceiling (it bounds only what is held)", async (t) => {
+    const s = await serve(t, capped(ALL, 5));
+    for (const format of ["ndjson", "csv"]) {
+      const r = await runCoverage(["--api-url", s.url, "search", "--all", "--format", format], {
+        env: { ...ENV, COVERAGE_ALL_MAX_ITEMS: "4" },
+      });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout.trim().split("\n")).toHaveLength(format === "csv" ? 13 : 12);
+    }
+  });
+
+  it("exactly the ceiling is allowed", async (t) => {
+    const s = await serve(t, capped(ALL, 5));
+    const r = await runCoverage(["--api-url", s.url, "search", "--all", "--json"], {
+      env: { ...ENV, COVERAGE_ALL_MAX_ITEMS: "12" },
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(ids(r.stdout)).toHaveLength(12);
+  });
+
+  it("a bad ceiling is a usage error naming the variable (exit 2)", async () => {
+    const r = await runCoverage(["search", "--all", "--json"], {
+      env: { COVERAGE_ALL_MAX_ITEMS: "lots" },
+    });
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toContain("COVERAGE_ALL_MAX_ITEMS: 'lots' is not a positive whole number");
+  });
+});

@@ -185,7 +185,10 @@ describe.concurrent("HTTP backend: proxies from the environment", () => {
     );
     expect(r.exitCode, r.stderr).toBe(1);
     expect(r.stderr).toContain(`timed out after 1000 ms through the proxy ${p.url}`);
-    expect(p.targets).toEqual(["files.coverage.invalid:443"]);
+    // One CONNECT, to the file host; on a loaded machine the timeout may end the attempt
+    // before this process has read it, so none is possible too (the message names the proxy).
+    expect(p.targets.length).toBeLessThanOrEqual(1);
+    expect(p.targets.every((target) => target === "files.coverage.invalid:443")).toBe(true);
     expect(readdirSync(cwd)).toEqual([]);
   });
 
@@ -211,7 +214,9 @@ describe.concurrent("HTTP backend: proxies from the environment", () => {
       expect(r.exitCode, r.stderr).toBe(1);
       expect(r.stderr).toContain(`timed out after 1000 ms through the proxy ${p.url}`);
       expect(r.stderr).toContain("Check the proxy (HTTPS_PROXY, HTTP_PROXY)");
-      expect(p.targets[0]).toBe("api.coverage.invalid:443");
+      // Every CONNECT is for the API host (a timeout on a loaded machine may come before the
+      // proxy has read one: the message above already says the attempt went through it).
+      expect(p.targets.every((target) => target === "api.coverage.invalid:443")).toBe(true);
       expectNoKey(r);
     },
   );

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { runCoverage } from "../helpers/cli.js";
 import { HTTP_DATA, sendRaw, startServe, type ServeProcess } from "../helpers/server.js";
 
@@ -170,12 +170,16 @@ describe("coverage serve (with a key from COVERAGE_SERVE_KEY)", () => {
     const link = (await api("/v1/policies/acme/ACM101/2025-01-01/download-url")).body as {
       url: string;
     };
-    await fetch(link.url);
-    const log = server.stderr();
-    expect(log).toMatch(/^GET \/v1\/payers\?limit=2 200 \d+ ms$/m);
-    expect(log).toMatch(
+    await (await fetch(link.url)).arrayBuffer();
+    // The server logs a request once its answer is out, so the line may reach us after the
+    // answer did: wait for it (bounded) instead of racing it.
+    const logged = (line: RegExp) =>
+      vi.waitFor(() => expect(server.stderr()).toMatch(line), { timeout: 15_000, interval: 20 });
+    await logged(/^GET \/v1\/payers\?limit=2 200 \d+ ms$/m);
+    await logged(
       /^GET \/files\/acme\/ACM101\/2025-01-01\?variant=display&expires=\d+&signature=\*\*\* 200 \d+ ms$/m,
     );
+    const log = server.stderr();
     expect(log).not.toContain(new URL(link.url).searchParams.get("signature")!);
     expect(log).not.toContain(SERVE_KEY);
   });

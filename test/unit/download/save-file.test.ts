@@ -65,8 +65,10 @@ describe("checkOverwrite", () => {
 describe("writeFileAtomically", () => {
   const signal = new AbortController().signal;
 
-  it("names the temporary file .NAME.<random>.part beside the target", () => {
-    expect(path.basename(makeTempName("/a/b/L1.pdf"))).toMatch(/^\.L1\.pdf\.[0-9a-f]{12}\.part$/);
+  it("names the temporary file .NAME.<pid>-<random>.part beside the target", () => {
+    expect(path.basename(makeTempName("/a/b/L1.pdf"))).toMatch(
+      new RegExp(`^\\.L1\\.pdf\\.${process.pid}-[0-9a-f]{12}\\.part$`),
+    );
     expect(path.dirname(makeTempName("/a/b/L1.pdf"))).toBe("/a/b");
     expect(makeTempName("/a/L1.pdf")).not.toBe(makeTempName("/a/L1.pdf"));
   });

@@ -119,22 +119,24 @@ describe("search flags -> filter request body (cli.md: only the fields the user 
     ],
     [
       "--relationship repeated",
-      ["--code", "CPT:1", "--relationship", "does-not-cover", "--relationship", "REFERENCES"],
+      ["--code", "CPT:97110", "--relationship", "does-not-cover", "--relationship", "REFERENCES"],
       {
         policies: {
-          code_refs: { refs: [{ ...cpt("1"), relationship: ["DOES_NOT_COVER", "REFERENCES"] }] },
+          code_refs: {
+            refs: [{ ...cpt("97110"), relationship: ["DOES_NOT_COVER", "REFERENCES"] }],
+          },
         },
       },
     ],
     [
       "--match all",
-      ["--code", "CPT:1", "--code", "CPT:2", "--match", "all"],
-      { policies: { code_refs: { match: "all", refs: [cpt("1"), cpt("2")] } } },
+      ["--code", "CPT:97110", "--code", "CPT:97112", "--match", "all"],
+      { policies: { code_refs: { match: "all", refs: [cpt("97110"), cpt("97112")] } } },
     ],
     [
       "--match any sent only because it was given",
-      ["--code", "CPT:1", "--match", "ANY"],
-      { policies: { code_refs: { match: "any", refs: [cpt("1")] } } },
+      ["--code", "CPT:97110", "--match", "ANY"],
+      { policies: { code_refs: { match: "any", refs: [cpt("97110")] } } },
     ],
     [
       "repeatable + comma lists for payer, lob, lob id, state",
@@ -274,7 +276,11 @@ describe("search flags refused before any request (exit 2, nothing on stdout)", 
     ],
     ["unknown system", ["--code", "LOINC:1234-5"], [/unknown code system 'LOINC'/, /ICD10CM/]],
     ["no code after the colon", ["--code", "CPT:"], [/names no code/]],
-    ["bad relationship", ["--code", "CPT:1", "--relationship", "excludes"], [/not a relationship/]],
+    [
+      "bad relationship",
+      ["--code", "CPT:97110", "--relationship", "excludes"],
+      [/not a relationship/],
+    ],
     [
       "--relationship without --code",
       ["--relationship", "covers"],
@@ -282,7 +288,7 @@ describe("search flags refused before any request (exit 2, nothing on stdout)", 
     ],
     [
       "blank --relationship",
-      ["--code", "CPT:1", "--relationship", " , "],
+      ["--code", "CPT:97110", "--relationship", " , "],
       [/--relationship needs at least one value/],
     ],
     ["--match without --code", ["--match", "all"], [/--match needs --code/]],
@@ -309,15 +315,55 @@ describe("search flags refused before any request (exit 2, nothing on stdout)", 
     ["bad state", ["--state", "zz"], [/body\.policies\.states\.0: Input should be one of AL, AK/]],
     ["bad lob", ["--lob", "medicare"], [/body\.policies\.lobs\.0: Input should be 'commercial'/]],
     [
-      "impossible date",
+      "impossible date, quoted and named once",
       ["--effective-start", "2024-02-30"],
-      [/body\.policies\.effective_date\.start: Input should be a valid date/],
+      [/^error: --effective-start '2024-02-30' is not a real date\n(?![^]*not a real date)/],
     ],
     [
-      "impossible --effective-on",
+      "impossible --effective-on, said once (not for start and end)",
       ["--effective-on", "2023-02-29"],
-      [/effective_date\.start: .*--effective-on/, /effective_date\.end: .*--effective-on/],
+      [
+        /^error: --effective-on '2023-02-29' is not a real date\nExample: --effective-on 2026-01-31\n$/,
+      ],
     ],
+    [
+      "not a date",
+      ["--effective-end", "31/01/2026"],
+      [/'31\/01\/2026' is not a date in the form YYYY-MM-DD/],
+    ],
+    [
+      "--effective-start after --effective-end",
+      ["--effective-start", "2026-03-01", "--effective-end", "2026-01-01"],
+      [/--effective-start 2026-03-01 is after --effective-end 2026-01-01/],
+    ],
+    ["--retired with --no-retired", ["--retired", "--no-retired"], [/--retired and --no-retired/]],
+    ["--no-retired with --retired", ["--no-retired", "--retired"], [/--retired and --no-retired/]],
+    [
+      "a code of another system",
+      ["--code", "CPT:E0601"],
+      [/E0601 is a HCPCS Level II code: did you mean HCPCS:E0601\?/],
+    ],
+    [
+      "an ICD-10-CM code as CPT",
+      ["--code", "CPT:97110,M25.561"],
+      [/M25\.561 is an ICD-10-CM code: did you mean ICD10CM:M25\.561\?/],
+    ],
+    [
+      "a code of no system",
+      ["--code", "HCPCS:0601E"],
+      [/'0601E' is not a HCPCS Level II code/, /a letter and 4 digits/],
+    ],
+    [
+      "a space inside a code shows the comma form",
+      ["--code", "CPT:97110 97112"],
+      [/'97110 97112': a code cannot hold a space/, /--code CPT:97110,97112/],
+    ],
+    [
+      "a state written out",
+      ["--state", "California"],
+      [/--state 'California' is a state name.*did you mean --state CA\?/],
+    ],
+    ["a state written out, any case", ["--state", "ca,new york"], [/did you mean --state NY\?/]],
     [
       "bad sort",
       ["--sort", "newest"],
@@ -325,7 +371,7 @@ describe("search flags refused before any request (exit 2, nothing on stdout)", 
     ],
     [
       "bad match",
-      ["--code", "CPT:1", "--match", "some"],
+      ["--code", "CPT:97110", "--match", "some"],
       [/body\.policies\.code_refs\.match: Input should be 'any' or 'all' \(--match\)/],
     ],
     [
@@ -346,7 +392,7 @@ describe("buildSearchRequest with --body (flags override its fields)", () => {
   const body = {
     policies: {
       q: "from body",
-      code_refs: { match: "all", refs: [cpt("1"), cpt("2")] },
+      code_refs: { match: "all", refs: [cpt("97110"), cpt("97112")] },
       states: ["NY"],
       effective_date: { start: "2020-01-01", end: "2020-12-31" },
       retired: true,
@@ -369,15 +415,21 @@ describe("buildSearchRequest with --body (flags override its fields)", () => {
     ],
     [
       "--code replaces refs, keeps the body's match",
-      { code: ["CPT:9"] },
-      { ...body, policies: { ...body.policies, code_refs: { match: "all", refs: [cpt("9")] } } },
+      { code: ["CPT:97530"] },
+      {
+        ...body,
+        policies: { ...body.policies, code_refs: { match: "all", refs: [cpt("97530")] } },
+      },
     ],
     [
       "--match overrides match, keeps refs",
       { match: "any" },
       {
         ...body,
-        policies: { ...body.policies, code_refs: { match: "any", refs: [cpt("1"), cpt("2")] } },
+        policies: {
+          ...body.policies,
+          code_refs: { match: "any", refs: [cpt("97110"), cpt("97112")] },
+        },
       },
     ],
     [
@@ -390,8 +442,8 @@ describe("buildSearchRequest with --body (flags override its fields)", () => {
           code_refs: {
             match: "all",
             refs: [
-              { ...cpt("1"), relationship: ["COVERS"] },
-              { ...cpt("2"), relationship: ["COVERS"] },
+              { ...cpt("97110"), relationship: ["COVERS"] },
+              { ...cpt("97112"), relationship: ["COVERS"] },
             ],
           },
         },

@@ -33,3 +33,33 @@ describe("sandbox rate limiter", () => {
     expect(limiter.take("a", 59_999)).toEqual({ ok: false, retryAfterSeconds: 1 });
   });
 });
+
+describe("sandbox rate limiter: a bounded table", () => {
+  it("drops a key once its last request has left the window", () => {
+    const limiter = createRateLimiter(100, 60_000);
+    for (let i = 0; i < 1_000; i++) limiter.take(`key-${i}`, 1_000 + i);
+    expect(limiter.size).toBe(1_000);
+    limiter.take("later", 1_000 + 60_000 + 500);
+    // Keys 0..500 (last request at or before t = 1.5 s) are gone; the rest and "later" stay.
+    expect(limiter.size).toBe(1_000 - 501 + 1);
+    limiter.take("much-later", 10 * 60_000);
+    expect(limiter.size).toBe(1);
+  });
+
+  it("many distinct keys within one window: the table stays at its bound", () => {
+    const limiter = createRateLimiter(100, 60_000, 500);
+    for (let i = 0; i < 20_000; i++) expect(limiter.take(`random-${i}`, 1_000).ok).toBe(true);
+    expect(limiter.size).toBe(500);
+    // The newest keys are still counted.
+    for (let i = 0; i < 99; i++) limiter.take("random-19999", 2_000);
+    expect(limiter.take("random-19999", 2_000).ok).toBe(false);
+  });
+
+  it("a key kept busy is not dropped while others expire", () => {
+    const limiter = createRateLimiter(100, 60_000);
+    limiter.take("idle", 0);
+    for (let t = 0; t <= 120_000; t += 10_000) limiter.take("busy", t);
+    expect(limiter.size).toBe(1);
+    expect(limiter.take("busy", 120_001).ok).toBe(true);
+  });
+});

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { Applicability, CodeGroup, CodeReference } from "../../../src/contract/index.js";
-import { summarizeScope, summarizeVerdict } from "../../../src/views/coverage-summary.js";
+import {
+  describeApplicability,
+  describeCodeGroup,
+  listLobs,
+  listPayers,
+  listStates,
+  summarizeScope,
+  summarizeVerdict,
+} from "../../../src/views/coverage-summary.js";
 
 const group = (
   code_system: CodeGroup["code_system"],
@@ -56,5 +64,26 @@ describe("summarizeScope", () => {
     ["nothing", [], ""],
   ])("%s", (_name, items, text) => {
     expect(summarizeScope(items)).toBe(text);
+  });
+});
+
+describe("flat applicability and one-line descriptions", () => {
+  const items: Applicability[] = [
+    { payer_ids: ["B"], payer_names: ["Beta"], lobs: ["medicaid"], state: "TX" },
+    { payer_ids: ["A", "B"], payer_names: ["Alpha", "Beta"], lobs: ["commercial"], state: null },
+  ];
+  it("payers in the order met, once each", () => {
+    expect(listPayers(items)).toEqual(["Beta", "Alpha"]);
+    expect(listPayers(items, "payer_ids")).toEqual(["B", "A"]);
+  });
+  it("LOB categories in the spec's order; states with nationwide", () => {
+    expect(listLobs(items)).toEqual(["commercial", "medicaid"]);
+    expect(listStates(items)).toEqual(["TX", "nationwide"]);
+  });
+  it("describeApplicability and describeCodeGroup", () => {
+    expect(describeApplicability(items[1]!)).toBe("Alpha, Beta · commercial · nationwide");
+    expect(describeCodeGroup(group("CPT", "DOES_NOT_COVER", ["97014", "97016"]))).toBe(
+      "does not cover CPT 97014 97016",
+    );
   });
 });

@@ -1,0 +1,26 @@
+import type { IdKind } from "../requests/catalogue-ids.js";
+import type { ApiClient } from "./client.js";
+import { fetchPages } from "./paginate.js";
+
+/**
+ * Every payer id or LOB id of the catalogue, page by page (100 at a time), over whichever backend
+ * the client has: the in-process engine reads its dataset, the HTTP client asks the API.
+ */
+export async function listCatalogueIds(
+  client: ApiClient,
+  kind: IdKind,
+  warn: (message: string) => void,
+): Promise<string[]> {
+  const ids: string[] = [];
+  if (kind === "payer") {
+    const fetchPage = (offset: number) =>
+      client.payers(client.build.payers({ limit: 100, offset }));
+    for await (const page of fetchPages(true, fetchPage, 0, warn))
+      ids.push(...page.data.map((p) => p.payer_id));
+  } else {
+    const fetchPage = (offset: number) => client.lobs(client.build.lobs({ limit: 100, offset }));
+    for await (const page of fetchPages(true, fetchPage, 0, warn))
+      ids.push(...page.data.map((l) => l.lob_id));
+  }
+  return ids;
+}

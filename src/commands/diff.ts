@@ -1,0 +1,70 @@
+import type { Command } from "commander";
+import type { RunEnvironment } from "../cli/context.js";
+import { UsageError } from "../errors.js";
+import { buildProbeBody } from "../views/find-versions.js";
+import { splitPolicyId } from "../views/policy-key.js";
+import { examples, withContext } from "./shared.js";
+import { HOW_VERSIONS_ARE_FOUND } from "./versions.js";
+
+interface Opts {
+  dryRun?: boolean;
+}
+
+/** `coverage diff OLD_ID NEW_ID` or `coverage diff POLICY_KEY` (its two latest versions). */
+export function registerDiff(program: Command, run: RunEnvironment): void {
+  program
+    .command("diff")
+    .description("what changed between two policy versions: codes, applicability, fields, criteria")
+    .argument(
+      "<old_id_or_key>",
+      "the older version id, or a policy key for its two latest versions",
+    )
+    .argument("[new_id]", "the newer version id")
+    .option("--dry-run", "print the requests (the first one, for a key) instead of sending them")
+    .addHelpText(
+      "after",
+      "\nWith two ids: GET /v1/policies/{id} for each. With a key: its versions are found first.\n" +
+        HOW_VERSIONS_ARE_FOUND +
+        "The criteria are shown as a unified diff, coloured on a terminal.\n" +
+        examples([
+          "coverage diff cms-lcd/L33718",
+          "coverage diff cms-lcd/L33718/2024-01-01 cms-lcd/L33718/2026-11-01",
+          "coverage diff aetna/cpb/0325 --json",
+        ]),
+    )
+    .action(
+      withContext<Opts>(run, async (ctx, opts, [oldArg, newArg]) => {
+        const offline = ctx.offlineClient();
+        const pair = newArg === undefined ? undefined : [oldArg as string, newArg as string];
+        const requests = pair
+          ? pair.map((id) => offline.build.policy(id))
+          : [offline.build.filter(buildProbeBody(0))];
+        if (opts.dryRun) return requests.forEach((r) => ctx.printDryRun(r));
+        const fetch = await import("../views/fetch.js");
+        const client = await ctx.client();
+        let ids = pair;
+        if (!ids) {
+          const key = splitPolicyId(oldArg as string)?.key ?? (oldArg as string);
+          const found = await fetch.findVersionsOrFail(fetch.createVersionFinder(client), key);
+          if (found.length < 2)
+            throw new UsageError(
+              `${key} has one version (${found[0]!.policy_id}); there is nothing to compare`,
+              "Compare two policies by their ids: coverage diff OLD_ID NEW_ID.",
+            );
+          ids = found.slice(-2).map((v) => v.policy_id);
+        }
+        const detail = fetch.createDetailCache(client);
+        const [older, newer] = await fetch.mapLimited(ids, detail);
+        const { diffPolicies } = await import("../views/policy-diff.js");
+        const diff = diffPolicies(older!, newer!);
+        const { writeView } = await import("../output/view-output.js");
+        await writeView(diff, {
+          format: ctx.settings.format,
+          io: ctx.io,
+          command: "diff",
+          renderTable: async () =>
+            (await import("../output/diff-view.js")).renderDiff(diff, ctx.io),
+        });
+      }),
+    );
+}

@@ -1,0 +1,66 @@
+import type { Command } from "commander";
+import type { CommandContext } from "../cli/context.js";
+import type { ApiClient } from "../backend/client.js";
+import type { CodeReference, Envelope, Policy, PolicyUpdate } from "../contract/index.js";
+import type { UpdateNarrowing } from "../views/update-changes.js";
+import { LobCategory } from "../contract/index.js";
+import { buildCodeViewBody, codeViewFlagFor, type CodeViewFlags } from "../requests/views.js";
+import { collect } from "./shared.js";
+
+/** Adds the narrowing options shared by `code` and `matrix`. */
+export function addCodeViewOptions(command: Command): Command {
+  return command
+    .option(
+      "--state <codes>",
+      "only scopes in these states (nationwide included; repeatable)",
+      collect,
+    )
+    .option("--lob <categories>", `LOB categories: ${LobCategory.options.join(", ")}`, collect)
+    .option("--payer <ids>", "payer ids (repeatable, comma-separated)", collect)
+    .option("--effective-on <date>", "the day to look at (default: today)")
+    .option("--dry-run", "print the first request instead of sending it");
+}
+
+/**
+ * The one flow of `code` and `matrix`: the filter body for the code on the day, `--dry-run`
+ * (the first page's request; undefined is returned), else every page's items.
+ */
+export async function fetchCodeView(
+  ctx: CommandContext,
+  ref: CodeReference,
+  flags: CodeViewFlags & { dryRun?: boolean },
+): Promise<{ items: Policy[]; day: string } | undefined> {
+  const day = flags.effectiveOn ?? (await ctx.today());
+  const body = buildCodeViewBody(ref, flags, day);
+  const first = ctx.offlineClient().build.filter({ ...body, offset: 0 }, codeViewFlagFor);
+  if (flags.dryRun) {
+    ctx.printDryRun(first);
+    ctx.notice("Further pages are asked for while the answer says has_more.");
+    return undefined;
+  }
+  const { fetchAllPolicies } = await import("../views/fetch.js");
+  const client = await ctx.client();
+  return { items: await fetchAllPolicies(client, body, codeViewFlagFor, ctx.warn), day };
+}
+
+/**
+ * The page transform of `updates` with narrowing or `--changes`, loaded with its first page
+ * (the plain `updates` never loads it).
+ */
+export function createLazyUpdatesTransform(
+  narrowing: UpdateNarrowing | undefined,
+  changes: boolean,
+):
+  | ((client: ApiClient, page: Envelope<PolicyUpdate>) => Promise<Envelope<PolicyUpdate>>)
+  | undefined {
+  if (!narrowing && !changes) return undefined;
+  let transform: ((page: Envelope<PolicyUpdate>) => Promise<Envelope<PolicyUpdate>>) | undefined;
+  return async (client, page) => {
+    transform ??= (await import("../views/fetch-updates.js")).createUpdatesTransform(
+      client,
+      narrowing ?? {},
+      changes,
+    );
+    return transform(page);
+  };
+}

@@ -1,0 +1,80 @@
+import { createInterface } from "node:readline";
+import iconv from "iconv-lite";
+import type { DatasetCode } from "../../dataset/schema.js";
+import { classifyProcedureCode, dottedIcd10 } from "./map.js";
+import { openTextInput } from "./sources.js";
+
+/** Calls `onLine` for each line of a CMS text file (Windows-1252), given as .txt or in its zip. */
+async function readLines(
+  file: string,
+  want: (name: string) => boolean,
+  flag: string,
+  onLine: (line: string) => void,
+): Promise<void> {
+  const { stream, close } = await openTextInput(file, want, flag);
+  try {
+    const lines = createInterface({
+      input: stream.pipe(iconv.decodeStream("win1252")),
+      crlfDelay: Infinity,
+    });
+    for await (const line of lines) onLine(line);
+  } finally {
+    close();
+  }
+}
+
+/**
+ * The ICD-10-CM order file (`icd10cm_order_YYYY.txt`): fixed width, the code in columns 7-13
+ * without dots, the long description from column 78. Headers (non-billable codes) included.
+ */
+export async function readIcd10cmOrder(file: string): Promise<DatasetCode[]> {
+  const codes: DatasetCode[] = [];
+  await readLines(
+    file,
+    (name) => /order.*\.txt$/i.test(name),
+    "--icd10cm",
+    (line) => {
+      const code = line.slice(6, 13).trim();
+      const description = line.slice(77).trim();
+      if (/^[A-Z][0-9A-Z]{2,6}$/i.test(code) && description)
+        codes.push({ code_system: "ICD10CM", code: dottedIcd10(code), description });
+    },
+  );
+  return codes;
+}
+
+/**
+ * The HCPCS Level II ANWEB file (`HCPC<YYYY>_<MON>_ANWEB.txt`): record type in column 11
+ * (`3` a code's first line, `4` its continuation; `7`/`8` the same for modifiers), the code
+ * in columns 1-5, the long description in 12-91. Continuations are joined to their first
+ * line. Codes that are CPT by their shape are never taken (their descriptions are the AMA's).
+ */
+export async function readHcpcsAnweb(file: string): Promise<DatasetCode[]> {
+  const codes: DatasetCode[] = [];
+  let last: DatasetCode | undefined;
+  await readLines(
+    file,
+    (name) => /anweb.*\.txt$/i.test(name),
+    "--hcpcs",
+    (line) => {
+      const type = line.charAt(10);
+      const code = line.slice(0, 5).trim().toUpperCase();
+      const text = line.slice(11, 91).trim();
+      if (type === "3" || type === "7") {
+        last = undefined;
+        const system =
+          type === "7" ? "HCPCS_MODIFIER" : classifyProcedureCode(code) === "CPT" ? null : "HCPCS";
+        if (!system || !code) return;
+        last = { code_system: system, code, description: text };
+        codes.push(last);
+      } else if (
+        (type === "4" || type === "8") &&
+        last &&
+        (code === "" || last.code === code) &&
+        text
+      )
+        last.description = `${last.description} ${text}`.trim();
+    },
+  );
+  return codes;
+}

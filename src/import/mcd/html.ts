@@ -1,0 +1,53 @@
+import TurndownService from "turndown";
+
+// Markdown as the rest of the tool writes it: ATX headings, `-` bullets, fenced code.
+const markdown = new TurndownService({
+  headingStyle: "atx",
+  bulletListMarker: "-",
+  codeBlockStyle: "fenced",
+  emDelimiter: "_",
+});
+
+// Plain text: every element becomes its content, blocks on lines of their own, nothing escaped.
+const BLOCKS = new Set(
+  "ADDRESS ARTICLE ASIDE BLOCKQUOTE DD DIV DL DT FIGURE FOOTER FORM H1 H2 H3 H4 H5 H6 HEADER HR LI MAIN NAV OL P PRE SECTION TABLE TBODY TD TH THEAD TFOOT TR UL".split(
+    " ",
+  ),
+);
+const plain = new TurndownService();
+plain.escape = (s: string) => s;
+plain.addRule("plain", {
+  filter: () => true,
+  replacement: (content, node) =>
+    node.nodeName === "BR" ? "\n" : BLOCKS.has(node.nodeName) ? `\n\n${content}\n\n` : content,
+});
+
+// Text without markup (most short fields) needs no parse.
+const hasMarkup = (s: string) => s.includes("<") || s.includes("&");
+const lines = (s: string) => s.replaceAll("\r\n", "\n").replaceAll("\r", "\n");
+
+/** An HTML field of the export as markdown (`""` for an empty field). */
+export function htmlToMarkdown(html: string): string {
+  if (!html.trim()) return "";
+  return (hasMarkup(html) ? markdown.turndown(html) : lines(html)).trim();
+}
+
+/** An HTML field as plain text, whitespace collapsed to single spaces. */
+export function htmlToPlainText(html: string): string {
+  if (!html.trim()) return "";
+  const text = hasMarkup(html) ? plain.turndown(html) : html;
+  return text.split(/\s+/).filter(Boolean).join(" ");
+}
+
+/**
+ * The start of an HTML field as plain text, at least `min` characters when the field has that
+ * many: only a prefix of a long field is parsed (a summary needs 300 characters, not 128 KB).
+ */
+export function htmlToPlainTextPrefix(html: string, min: number): string {
+  for (let size = 4096; size < html.length; size *= 4) {
+    const text = htmlToPlainText(html.slice(0, size));
+    // A margin past `min`: the cut may have split the last tag, entity or word.
+    if (text.length > min + 40) return text;
+  }
+  return htmlToPlainText(html);
+}

@@ -1,0 +1,64 @@
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import type { CommandContext } from "../../cli/context.js";
+import { JsonDatasetSink } from "../../dataset/json-sink.js";
+import { addTextFolder } from "../../dataset/text-store.js";
+import type { DatasetSink } from "../../dataset/sink.js";
+import { UsageError } from "../../errors.js";
+import { formatImportSummary } from "../../output/import-summary.js";
+import { importMcd } from "./import.js";
+
+export interface ImportFlags {
+  output: string;
+  icd10cm?: string;
+  hcpcs?: string;
+  strict?: boolean;
+  force?: boolean;
+}
+
+/**
+ * The sink for an output path, by its extension: `.json` a dataset file, `.db` a snapshot.
+ * Throws before any work when the path exists and `force` is not given.
+ */
+export async function openOutputSink(output: string, force: boolean): Promise<DatasetSink> {
+  const ext = path.extname(output).toLowerCase();
+  const snapshot = ext === ".db" || ext === ".sqlite" || ext === ".sqlite3";
+  if (!snapshot && ext !== ".json")
+    throw new UsageError(
+      `-o ${output}: the output must end in .json (a dataset file) or .db (a snapshot)`,
+      "Choose a path such as medicare.json.",
+    );
+  const folder = await stat(path.dirname(path.resolve(output))).catch(() => undefined);
+  if (!folder?.isDirectory())
+    throw new UsageError(
+      `-o ${output}: the folder ${path.dirname(output)} does not exist`,
+      "Create it first, or choose another path with -o.",
+    );
+  if (!force && (await stat(output).catch(() => undefined)))
+    throw new UsageError(
+      `${output} already exists`,
+      "Add --force to replace it, or choose another path with -o.",
+    );
+  if (!snapshot) return new JsonDatasetSink(output, force);
+  // node:sqlite loads only here, for a snapshot (Node 22.13+; a clear exit 2 before that).
+  const { openSnapshotWriter } = await import("../../snapshot/writer.js");
+  return addTextFolder(await openSnapshotWriter(output, { force }), output);
+}
+
+/** `coverage data import mcd`: imports, then prints the summary on stderr. */
+export async function runMcdImport(
+  inputs: string[],
+  flags: ImportFlags,
+  ctx: CommandContext,
+): Promise<void> {
+  const sink = await openOutputSink(flags.output, Boolean(flags.force));
+  const report = await importMcd(inputs, sink, {
+    icd10cm: flags.icd10cm,
+    hcpcs: flags.hcpcs,
+    strict: flags.strict,
+    signal: ctx.signal,
+    progress: (message) => ctx.notice(`${message}…`),
+  });
+  if (!ctx.settings.quiet)
+    ctx.io.stderr.write(`${formatImportSummary(report, flags.output).join("\n")}\n`);
+}

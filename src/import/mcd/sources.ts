@@ -1,0 +1,180 @@
+import { createReadStream } from "node:fs";
+import { readdir, stat } from "node:fs/promises";
+import path from "node:path";
+import type { Readable } from "node:stream";
+import yauzl from "yauzl";
+import { UsageError } from "../../errors.js";
+
+/** One CSV table found in the inputs, opened on demand (never extracted to disk). */
+export interface TableSource {
+  /** The CSV's file name, lower case (`lcd.csv`): tables are found by name, wherever they sit. */
+  name: string;
+  /** Where it was found, for messages: `all_data.zip > all_lcd_csv.zip > lcd.csv`. */
+  label: string;
+  open(): Promise<Readable>;
+}
+
+/** The tables found in every input, by name; `close` releases the zip files. */
+export interface TableSet {
+  tables: Map<string, TableSource[]>;
+  inputs: string[];
+  close(): Promise<void>;
+}
+
+type Zip = yauzl.ZipFile;
+
+function openZipFile(file: string): Promise<Zip> {
+  return new Promise((resolve, reject) =>
+    yauzl.open(file, { lazyEntries: true, autoClose: false }, (err, zip) =>
+      err ? reject(err) : resolve(zip),
+    ),
+  );
+}
+
+function openZipBuffer(buffer: Buffer): Promise<Zip> {
+  return new Promise((resolve, reject) =>
+    yauzl.fromBuffer(buffer, { lazyEntries: true, autoClose: false }, (err, zip) =>
+      err ? reject(err) : resolve(zip),
+    ),
+  );
+}
+
+function listEntries(zip: Zip): Promise<yauzl.Entry[]> {
+  return new Promise((resolve, reject) => {
+    const entries: yauzl.Entry[] = [];
+    zip.on("entry", (entry: yauzl.Entry) => {
+      entries.push(entry);
+      zip.readEntry();
+    });
+    zip.once("end", () => resolve(entries));
+    zip.once("error", reject);
+    zip.readEntry();
+  });
+}
+
+function openEntry(zip: Zip, entry: yauzl.Entry): Promise<Readable> {
+  return new Promise((resolve, reject) =>
+    zip.openReadStream(entry, (err, stream) => (err ? reject(err) : resolve(stream))),
+  );
+}
+
+async function readEntry(zip: Zip, entry: yauzl.Entry): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await openEntry(zip, entry)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+const isZip = (name: string) => name.toLowerCase().endsWith(".zip");
+const isCsv = (name: string) => name.toLowerCase().endsWith(".csv");
+
+/**
+ * Finds the CSV tables in zips (and the `<name>_csv.zip` nested in them), folders (searched
+ * recursively) and CSV files. A nested zip is read into memory (it is compressed, a few tens
+ * of MB at most) and its CSVs are inflated as they are read.
+ */
+export async function findTables(inputs: string[]): Promise<TableSet> {
+  const tables = new Map<string, TableSource[]>();
+  const zips: Zip[] = [];
+  const add = (source: TableSource) => {
+    const list = tables.get(source.name) ?? [];
+    list.push(source);
+    tables.set(source.name, list);
+  };
+
+  async function addZip(zip: Zip, label: string): Promise<void> {
+    for (const entry of await listEntries(zip)) {
+      const name = entry.fileName;
+      if (name.endsWith("/")) continue;
+      const base = path.posix.basename(name);
+      const where = `${label} > ${base}`;
+      if (isCsv(base))
+        add({ name: base.toLowerCase(), label: where, open: () => openEntry(zip, entry) });
+      else if (isZip(base)) await addZip(await openZipBuffer(await readEntry(zip, entry)), where);
+    }
+  }
+
+  async function addZipFile(file: string, label: string): Promise<void> {
+    let zip: Zip;
+    try {
+      zip = await openZipFile(file);
+    } catch (err) {
+      throw new UsageError(
+        `${label}: not a readable zip file (${(err as Error).message})`,
+        "Give the zip as downloaded from the MCD downloads page, or the folder it was extracted to.",
+      );
+    }
+    zips.push(zip);
+    await addZip(zip, label);
+  }
+
+  async function addPath(file: string, label: string): Promise<void> {
+    const info = await stat(file).catch(() => undefined);
+    if (!info)
+      throw new UsageError(
+        `cannot read '${label}'`,
+        "Give the MCD export as downloaded (all_data.zip, current_lcd.zip, ...) or the folder it was extracted to.",
+      );
+    if (info.isDirectory()) {
+      const names = (await readdir(file)).sort();
+      for (const name of names) {
+        const child = path.join(file, name);
+        const childInfo = await stat(child).catch(() => undefined);
+        if (childInfo?.isDirectory()) await addPath(child, path.join(label, name));
+        else if (isCsv(name))
+          add({
+            name: name.toLowerCase(),
+            label: path.join(label, name),
+            open: () => Promise.resolve(createReadStream(child)),
+          });
+        else if (isZip(name)) await addZipFile(child, path.join(label, name));
+      }
+    } else if (isZip(file)) await addZipFile(file, label);
+    else if (isCsv(file))
+      add({
+        name: path.basename(file).toLowerCase(),
+        label,
+        open: () => Promise.resolve(createReadStream(file)),
+      });
+    else
+      throw new UsageError(
+        `'${label}' is not a zip, a CSV file or a folder`,
+        "Give the MCD export as downloaded (all_data.zip, current_lcd.zip, ...) or the folder it was extracted to.",
+      );
+  }
+
+  try {
+    for (const input of inputs) await addPath(input, input);
+  } catch (err) {
+    for (const zip of zips) zip.close();
+    throw err;
+  }
+  return {
+    tables,
+    inputs,
+    close: async () => {
+      for (const zip of zips) zip.close();
+    },
+  };
+}
+
+/** Opens the first entry of a zip whose name passes `want`, or the file itself when not a zip. */
+export async function openTextInput(
+  file: string,
+  want: (name: string) => boolean,
+  flag: string,
+): Promise<{ stream: Readable; close: () => void }> {
+  const info = await stat(file).catch(() => undefined);
+  if (!info?.isFile())
+    throw new UsageError(`${flag}: cannot read '${file}'`, "Give the file as CMS publishes it.");
+  if (!isZip(file)) return { stream: createReadStream(file), close: () => undefined };
+  const zip = await openZipFile(file);
+  const entry = (await listEntries(zip)).find((e) => want(path.posix.basename(e.fileName)));
+  if (!entry) {
+    zip.close();
+    throw new UsageError(
+      `${flag}: no matching text file inside '${file}'`,
+      "Give the .txt file, or the zip CMS publishes that holds it.",
+    );
+  }
+  return { stream: await openEntry(zip, entry), close: () => zip.close() };
+}

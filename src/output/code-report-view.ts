@@ -1,0 +1,64 @@
+import type { Relationship } from "../contract/index.js";
+import type { CodePolicyRow, CodeReport } from "../views/code-view.js";
+import { styleState } from "./policies.js";
+import { wrapText } from "./table.js";
+import { stripControls, type Io } from "./terminal.js";
+
+type ViewIo = Pick<Io, "columns" | "chalk">;
+
+const TITLES: Record<Relationship, string> = {
+  COVERS: "Covers",
+  DOES_NOT_COVER: "Does not cover",
+  REFERENCES: "Mentions (no coverage decision)",
+};
+
+/** The heading of a code view: `CPT 97110: description` and the day it looks at. */
+export function renderCodeHeading(
+  r: Pick<CodeReport, "code_system" | "code" | "description" | "effective_on">,
+  io: ViewIo,
+): string {
+  const description = r.description
+    ? stripControls(r.description)
+    : io.chalk.dim("no description known");
+  const when = r.effective_on
+    ? `Policies in effect on ${r.effective_on}`
+    : "Every version, whatever its dates";
+  return `${io.chalk.bold(`${r.code_system} ${stripControls(r.code)}`)}: ${description}\n${io.chalk.dim(when)}`;
+}
+
+/**
+ * One policy in two lines: its id, state and start (the id is what to type next, so it is never
+ * wrapped unless the terminal is narrower than the id), then its payers and scope, wrapped and
+ * indented. Titles are in --json and csv.
+ */
+function renderPolicyLines(p: CodePolicyRow, io: ViewIo): string {
+  const id = stripControls(p.policy_id);
+  const when = `${styleState(io, p.state)} ${io.chalk.dim(`from ${p.effective_from_date}`)}`;
+  const whenWidth = `${p.state} from ${p.effective_from_date}`.length;
+  // The state goes below the id when both do not fit on one line.
+  const together = 2 + id.length + 2 + whenWidth <= io.columns;
+  const payers = p.payer_names.map(stripControls).join(", ") || "-";
+  const scope = stripControls(p.scope) || "-";
+  const detail = wrapText(`${payers}: ${scope}`, Math.max(20, io.columns - 4))
+    .split("\n")
+    .map((l) => `    ${l}`);
+  return [
+    `  ${id}${together ? `  ${when}` : ""}`,
+    ...(together ? [] : [`    ${when}`]),
+    ...detail,
+  ].join("\n");
+}
+
+/** `coverage code`: the heading, then the policies of each relationship. */
+export function renderCodeReport(r: CodeReport, io: ViewIo): string {
+  const out = [renderCodeHeading(r, io), ""];
+  let any = false;
+  for (const g of r.groups) {
+    if (g.policies.length === 0) continue;
+    any = true;
+    out.push(io.chalk.bold(`${TITLES[g.relationship]} (${g.policies.length})`));
+    out.push(...g.policies.map((p) => renderPolicyLines(p, io)), "");
+  }
+  if (!any) out.push(io.chalk.dim("No policy lists this code."), "");
+  return out.join("\n").trimEnd();
+}

@@ -1,0 +1,136 @@
+// The requests behind the analyst views: only the API's own endpoints (filter, one policy), so
+// the views answer the same over HTTP and through the local engine. The computations over the
+// answers are the pure functions beside this file.
+import type { ApiClient } from "../backend/client.js";
+import type { Policy, PolicyDetail } from "../contract/index.js";
+import { NotFoundError, UsageError } from "../errors.js";
+import { buildProbeBody, VersionFinder } from "./find-versions.js";
+import { findVersionOn, pickVersion, splitPolicyId } from "./policy-key.js";
+
+/** Policies a `code` or `matrix` view reads at most (20 pages of 100). */
+export const MAX_VIEW_ITEMS = 2000;
+/** Versions whose details `versions` fetches at most. */
+export const MAX_VERSIONS = 200;
+/** Details fetched at once. */
+const CONCURRENCY = 4;
+
+/** A finder of versions over this client's filter endpoint. */
+export function createVersionFinder(client: ApiClient): VersionFinder {
+  return new VersionFinder((offset) => client.filter(client.build.filter(buildProbeBody(offset))));
+}
+
+/**
+ * Every page of a filter body (offset advanced by the items received), for views that need the
+ * whole answer; stops with a clear error past MAX_VIEW_ITEMS.
+ */
+export async function fetchAllPolicies(
+  client: ApiClient,
+  body: Record<string, unknown>,
+  hint: (loc: Array<string | number>) => string | undefined,
+  warn: (message: string) => void,
+  maxItems = MAX_VIEW_ITEMS,
+): Promise<Policy[]> {
+  const items: Policy[] = [];
+  for (let offset = 0; ;) {
+    const page = await client.filter(client.build.filter({ ...body, offset }, hint));
+    items.push(...page.data);
+    if (page.offset !== offset) {
+      warn(
+        `the server answered offset ${page.offset} when asked for ${offset}; it ignores paging (sandbox?), so this view shows its first page only`,
+      );
+      return items;
+    }
+    if (!page.has_more || page.data.length === 0) return items;
+    if (items.length >= maxItems)
+      throw new UsageError(
+        `more than ${maxItems} policies list this code; the view stops there`,
+        "Narrow it with --state, --lob, --payer or --effective-on.",
+      );
+    offset += page.data.length;
+  }
+}
+
+/** Runs `task` over `inputs`, a few at a time, keeping the order. */
+export async function mapLimited<I, O>(
+  inputs: readonly I[],
+  task: (i: I) => Promise<O>,
+): Promise<O[]> {
+  const out = new Array<O>(inputs.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < inputs.length) {
+      const i = next++;
+      out[i] = await task(inputs[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, inputs.length) }, worker));
+  return out;
+}
+
+/** A memo of policy details: each id fetched once per run. */
+export function createDetailCache(client: ApiClient): (id: string) => Promise<PolicyDetail> {
+  const cache = new Map<string, Promise<PolicyDetail>>();
+  return (id) => {
+    let d = cache.get(id);
+    if (!d) cache.set(id, (d = client.policy(client.build.policy(id))));
+    return d;
+  };
+}
+
+/** The versions of a key, or a not-found error that says how to find the key. */
+export async function findVersionsOrFail(finder: VersionFinder, key: string): Promise<Policy[]> {
+  const versions = await finder.versionsOf(key);
+  if (versions.length === 0)
+    throw new NotFoundError(
+      `no versions of policy '${key}' were found`,
+      "A policy key is the id without its date (cms-lcd/L33718); find ids with `coverage search`.",
+    );
+  return versions;
+}
+
+function listVersions(versions: readonly Policy[]): string {
+  return versions
+    .map(
+      (v) =>
+        `${v.policy_id} (${v.effective_from_date}${v.effective_to_date ? ` until ${v.effective_to_date}` : ", open"})`,
+    )
+    .join(", ");
+}
+
+/**
+ * The id a `policy` argument stands for: a version id as given; a key (no date segment) as
+ * the version in effect today, else the latest; a key without versions as given (the API's 404
+ * then speaks).
+ */
+export async function resolvePolicyArg(
+  client: ApiClient,
+  arg: string,
+  today: string,
+): Promise<string> {
+  if (splitPolicyId(arg)) return arg;
+  const versions = await createVersionFinder(client).versionsOf(arg);
+  return pickVersion(versions, today)?.policy_id ?? arg;
+}
+
+/**
+ * A 404 for a version id: the versions of its key that exist, and the one in effect on that
+ * date when there is one (the original error when the key has none).
+ */
+export async function explainMissingVersion(
+  client: ApiClient,
+  id: string,
+  original: NotFoundError,
+): Promise<NotFoundError> {
+  const parts = splitPolicyId(id);
+  if (!parts) return original;
+  const versions = await createVersionFinder(client).versionsOf(parts.key);
+  if (versions.length === 0) return original;
+  const on = findVersionOn(versions, parts.date);
+  return new NotFoundError(
+    `no version of ${parts.key} starts on ${parts.date}`,
+    on
+      ? `The version in effect on ${parts.date} is ${on.policy_id}; or give the key alone (${parts.key}) for today's.`
+      : `Give the key alone (${parts.key}) for today's version, or one of the ids listed.`,
+    [`versions: ${listVersions(versions)}`],
+  );
+}

@@ -1,0 +1,38 @@
+import { execFileSync } from "node:child_process";
+import { readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { ROOT } from "./helpers/cli.js";
+
+const BUILT = path.join(ROOT, "dist", "bundle.cache");
+const INPUTS = ["src", "tsup.config.ts", "scripts/make-code-cache.mjs", "package.json"];
+
+/** The newest modification time under `file` (a file or a folder). */
+function newest(file: string): number {
+  const stat = statSync(file);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...readdirSync(file).map((name) => newest(path.join(file, name))));
+}
+
+/**
+ * Builds the CLI once before the end-to-end tests when dist/ is missing or older than its
+ * sources (`npm test` has just built it; `npx vitest` alone may not have). One build for the
+ * whole run: a build inside a test file would replace dist/ under the CLIs other test files
+ * are running at the same time.
+ */
+export default function setup(): void {
+  let built = 0;
+  try {
+    built = statSync(BUILT).mtimeMs;
+  } catch {
+    // Not built.
+  }
+  if (built > Math.max(...INPUTS.map((input) => newest(path.join(ROOT, input))))) return;
+  execFileSync(
+    process.execPath,
+    [path.join(ROOT, "node_modules", "tsup", "dist", "cli-default.js")],
+    {
+      cwd: ROOT,
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
+}

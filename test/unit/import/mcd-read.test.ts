@@ -1,0 +1,142 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { readHcpcsAnweb, readIcd10cmOrder } from "../../../src/import/mcd/code-sets.js";
+import { readTable, type BadRow } from "../../../src/import/mcd/csv.js";
+import {
+  htmlToMarkdown,
+  htmlToPlainText,
+  htmlToPlainTextPrefix,
+} from "../../../src/import/mcd/html.js";
+
+const source = (bytes: Buffer | string) => ({
+  name: "t.csv",
+  label: "t.csv",
+  open: async () => Readable.from([Buffer.from(bytes)]),
+});
+
+async function rows(bytes: Buffer | string, required: string[] = []) {
+  const got: Array<Record<string, string | number>> = [];
+  const bad: BadRow[] = [];
+  await readTable(
+    source(bytes),
+    required,
+    (row) => {
+      got.push({ id: row.get("id"), text: row.get("text"), line: row.line });
+    },
+    (b) => bad.push(b),
+  );
+  return { got, bad };
+}
+
+describe("readTable", () => {
+  it("decodes Windows-1252: every byte 0x80-0x9F", async () => {
+    const high = [0x80, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89, 0x8a, 0x8b, 0x8c, 0x8e];
+    high.push(0x91, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0x98, 0x99, 0x9a, 0x9b, 0x9c, 0x9e, 0x9f);
+    const bytes = Buffer.concat([
+      Buffer.from("id,text\r\n1,"),
+      Buffer.from(high),
+      Buffer.from("\r\n"),
+    ]);
+    const { got } = await rows(bytes);
+    expect(got[0]!.text).toBe("€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ");
+  });
+
+  it("matches columns by name in any case, with quoted newlines, and numbers lines as the file shows them", async () => {
+    const csv = 'EXTRA,Text,ID\r\nx,"two\r\nlines, ""quoted""",1\r\nx,plain,2\r\n';
+    const { got } = await rows(csv, ["id", "text"]);
+    expect(got).toEqual([
+      { id: "1", text: 'two\r\nlines, "quoted"', line: 2 },
+      { id: "2", text: "plain", line: 4 },
+    ]);
+  });
+
+  it("ignores a UTF-8 byte-order mark before the header", async () => {
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("ID,text\n1,a\n")]);
+    const { got } = await rows(bytes, ["id"]);
+    expect(got).toEqual([{ id: "1", text: "a", line: 2 }]);
+  });
+
+  it("reads fields of 10 MB", async () => {
+    const big = "y".repeat(10 * 1024 * 1024);
+    const { got } = await rows(`id,text\n1,"${big}"\n`);
+    expect((got[0]!.text as string).length).toBe(big.length);
+  });
+
+  it("a missing column names the file and column", async () => {
+    await expect(rows("id,other\n1,2\n", ["id", "text"])).rejects.toThrow(
+      "t.csv: no column 'text'",
+    );
+  });
+
+  it("a row with the wrong number of fields is reported with its line and skipped", async () => {
+    const { got, bad } = await rows("id,text\n1,a\n2,b,c\n3,d\n");
+    expect(got.map((g) => g.id)).toEqual(["1", "3"]);
+    expect(bad).toEqual([{ file: "t.csv", line: 3, reason: "3 fields where the header has 2" }]);
+  });
+});
+
+describe("HTML fields", () => {
+  it("become markdown with a maintained converter (lists, emphasis, headings)", () => {
+    expect(htmlToMarkdown("<p>A <b>b</b></p><ul><li>x</li><li>y</li></ul><h2>H</h2>")).toBe(
+      "A **b**\n\n-   x\n-   y\n\n## H",
+    );
+    expect(htmlToMarkdown("")).toBe("");
+    expect(htmlToMarkdown("plain\r\ntext")).toBe("plain\ntext");
+  });
+
+  it("become plain text, whitespace collapsed, entities decoded", () => {
+    expect(htmlToPlainText("<p>One   <i>two</i></p><p>three &amp; four</p>")).toBe(
+      "One two three & four",
+    );
+    expect(htmlToPlainTextPrefix(`<p>${"word ".repeat(5000)}</p>`, 300).length).toBeGreaterThan(
+      300,
+    );
+  });
+});
+
+describe("code set files", () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "coverage-codesets-"));
+
+  it("the ICD-10-CM order file: code in columns 7-13, long description from column 78", async () => {
+    const file = path.join(dir, "icd10cm_order_2026.txt");
+    const line = (order: string, code: string, flag: string, short: string, long: string) =>
+      `${order} ${code.padEnd(7)} ${flag} ${short.padEnd(60)} ${long}`;
+    writeFileSync(
+      file,
+      [
+        line("00001", "A00", "0", "Short A00", "Long description of A00"),
+        line("00002", "A000", "1", "Short A000", "Long description of A00.0"),
+      ].join("\r\n"),
+    );
+    expect(await readIcd10cmOrder(file)).toEqual([
+      { code_system: "ICD10CM", code: "A00", description: "Long description of A00" },
+      { code_system: "ICD10CM", code: "A00.0", description: "Long description of A00.0" },
+    ]);
+  });
+
+  it("the HCPCS ANWEB file: record types 3/4 joined, 7/8 modifiers, CPT-shaped codes never taken", async () => {
+    const file = path.join(dir, "HCPC2026_JAN_ANWEB.txt");
+    const rec = (code: string, seq: string, type: string, text: string) =>
+      `${code.padEnd(5)}${seq}${type}${text.padEnd(80)}short text`;
+    writeFileSync(
+      file,
+      [
+        rec("E0601", "00100", "3", "First line of the long"),
+        rec("E0601", "00200", "4", "description, continued"),
+        rec("97110", "00100", "3", "Never imported"),
+        rec("KX", "00100", "7", "Modifier description"),
+      ].join("\n"),
+    );
+    expect(await readHcpcsAnweb(file)).toEqual([
+      {
+        code_system: "HCPCS",
+        code: "E0601",
+        description: "First line of the long description, continued",
+      },
+      { code_system: "HCPCS_MODIFIER", code: "KX", description: "Modifier description" },
+    ]);
+  });
+});

@@ -180,3 +180,22 @@ export function machine() {
     os.cpus()[0]?.model;
   return `${os.availableParallelism?.() ?? os.cpus().length} cores, ${cpu}, node ${process.version}, ${os.platform()} ${os.release()}`;
 }
+
+/** Prints a timing table with ratios to the first case (the baseline). */
+export function reportRatios(cases, results) {
+  const base = median(results.get(cases[0].name).ms);
+  printTable(
+    ["case", "median ms", "p90 ms", "ratio", "peak RSS"],
+    cases.map((c) => {
+      const r = results.get(c.name);
+      return [
+        c.name,
+        fmt(median(r.ms)),
+        fmt(quantile(r.ms, 0.9)),
+        `${fmt(median(r.ms) / base, 2)}x`,
+        mb(median(r.rss)),
+      ];
+    }),
+  );
+  return (name) => median(results.get(name).ms) / base;
+}

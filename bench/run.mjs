@@ -44,6 +44,7 @@ import {
   median,
   printTable,
   quantile,
+  reportRatios,
   runTimed,
   verdict,
   verdictLines,
@@ -98,25 +99,6 @@ function hasCommand(name) {
   return new RegExp(`^\\s+${name}\\b`, "m").test(r.stdout.split(/^Commands:/m)[1] ?? "");
 }
 
-/** Prints a timing table with ratios to the first case (the baseline). */
-function report(cases, results) {
-  const base = median(results.get(cases[0].name).ms);
-  printTable(
-    ["case", "median ms", "p90 ms", "ratio", "peak RSS"],
-    cases.map((c) => {
-      const r = results.get(c.name);
-      return [
-        c.name,
-        fmt(median(r.ms)),
-        fmt(quantile(r.ms, 0.9)),
-        `${fmt(median(r.ms) / base, 2)}x`,
-        mb(median(r.rss)),
-      ];
-    }),
-  );
-  return (name) => median(results.get(name).ms) / base;
-}
-
 // ---------------------------------------------------------------------------------------------
 async function coldStart() {
   console.log(
@@ -152,7 +134,7 @@ async function coldStart() {
       const r = await runTimed(c.cmd, c.args, { rss: true, env });
       if (r.maxRssKb) results.get(c.name).rss.push(r.maxRssKb);
     }
-    const ratio = report(cases, results);
+    const ratio = reportRatios(cases, results);
     const search = "coverage --local search --code CPT:97110 --state CA --json";
     for (const [name, label, target] of [
       ["coverage --version", "--version", 1.15],
@@ -219,7 +201,7 @@ async function scale() {
     });
   }
   const results = await interleave(cases, SCALE_RUNS, { warmup: 1, rss: true });
-  const ratio = report(cases, results);
+  const ratio = reportRatios(cases, results);
   const name = cases[1].name;
   verdict(
     "1M-link one-shot search <= 2.0x bare parse",

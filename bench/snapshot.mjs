@@ -19,6 +19,7 @@ import {
   median,
   printTable,
   quantile,
+  reportRatios,
   runTimed,
   verdict,
   waitForLine,
@@ -58,22 +59,10 @@ async function oneShot(label, db, limit) {
     },
   ];
   const results = await interleave(cases, RUNS, { warmup: 1, rss: true });
-  const base = median(results.get(cases[0].name).ms);
-  printTable(
-    ["case", "median ms", "p90 ms", "ratio", "peak RSS"],
-    cases.map((c) => {
-      const r = results.get(c.name);
-      return [
-        c.name,
-        fmt(median(r.ms)),
-        fmt(quantile(r.ms, 0.9)),
-        `${fmt(median(r.ms) / base, 2)}x`,
-        mb(median(r.rss)),
-      ];
-    }),
-  );
+  const ratioOf = reportRatios(cases, results);
+
   const r = results.get(cases[1].name);
-  const ratio = median(r.ms) / base;
+  const ratio = ratioOf(cases[1].name);
   verdict(`one-shot search, ${label} <= ${limit}x node -e 0`, ratio <= limit, `${fmt(ratio, 2)}x`);
   return { ratio, rssKb: median(r.rss) };
 }

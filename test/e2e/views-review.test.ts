@@ -1,0 +1,58 @@
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT, runCoverage } from "../helpers/cli.js";
+import { startServe, type ServeProcess } from "../helpers/server.js";
+
+/**
+ * Defects found in review of the analyst views, each checked through the built CLI on a small
+ * dataset of our own (three versions of one policy, nationwide and state LOBs, ICD-10-CM codes
+ * written dotted, dotless and in lower case), locally and through `coverage serve`.
+ */
+
+const DATA = path.join(ROOT, "test", "fixtures", "review", "dataset.json");
+const KEY = "review-key";
+const TODAY = "2026-06-15";
+const HTTP_ENV = { COVERAGE_API_KEY: KEY, COVERAGE_RETRY_BASE_MS: "1" };
+let server: ServeProcess;
+
+beforeAll(async () => {
+  server = await startServe(["--data", DATA, "--today", TODAY, "--quiet"], {
+    COVERAGE_SERVE_KEY: KEY,
+  });
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+const local = (args: string[]) =>
+  runCoverage(["--local", "--data", DATA, "--today", TODAY, "--quiet", ...args], {
+    env: { COLUMNS: "100" },
+  });
+const http = (args: string[]) =>
+  runCoverage(["--api-url", server.url, "--today", TODAY, "--quiet", ...args], {
+    env: { ...HTTP_ENV, COLUMNS: "100" },
+  });
+const both = (args: string[]) => Promise.all([local(args), http(args)]);
+
+describe.concurrent("analyst views on a dataset of our own", () => {
+  it("code and matrix match --payer ids in any case, as search does", async () => {
+    for (const r of await both(["code", "CPT:99901", "--payer", "cms"])) {
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toContain("cms-lcd/L1/2026-05-01");
+      expect(r.stdout).not.toContain("No policy lists this code");
+    }
+    for (const r of await both(["matrix", "--code", "CPT:99901", "--payer", "Beta"])) {
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toContain("B-7");
+    }
+  });
+
+  it("code and matrix refuse a payer id the catalogue lacks, naming --payer (exit 2)", async () => {
+    for (const r of await both(["matrix", "--code", "CPT:99901", "--payer", "nope"])) {
+      expect(r.exitCode).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toMatch(/--payer 'nope'.*ACME, BETA, CMS/s);
+    }
+  });
+});

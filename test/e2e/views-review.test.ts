@@ -55,4 +55,16 @@ describe.concurrent("analyst views on a dataset of our own", () => {
       expect(r.stderr).toMatch(/--payer 'nope'.*ACME, BETA, CMS/s);
     }
   });
+
+  it("updates --lob refuses a category that is not one (exit 2), as search does", async () => {
+    for (const r of await both(["updates", "--days", "365", "--lob", "medicare"])) {
+      expect(r.exitCode).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toMatch(/--lob 'medicare' is not a LOB category[\s\S]*medicare_part_b/);
+    }
+    for (const r of await both(["updates", "--days", "365", "--lob", "Medicaid"])) {
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toContain("acme/P1/2026-01-01");
+    }
+  });
 });

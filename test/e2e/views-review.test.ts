@@ -67,4 +67,11 @@ describe.concurrent("analyst views on a dataset of our own", () => {
       expect(r.stdout).toContain("acme/P1/2026-01-01");
     }
   });
+
+  it("matrix refuses a second --code rather than answering for the last one (exit 2)", async () => {
+    const r = await local(["matrix", "--code", "CPT:99901", "--code", "CPT:99902"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/matrix takes one --code, not 2/);
+  });
 });

@@ -74,4 +74,16 @@ describe.concurrent("analyst views on a dataset of our own", () => {
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(/matrix takes one --code, not 2/);
   });
+
+  it("updates --changes at 80 columns: the kinds wrap, ids and payers keep their words", async () => {
+    const r = await runCoverage(
+      ["--data", DATA, "--quiet", "updates", "--changes", "--days", "365"],
+      { env: { COLUMNS: "80" } },
+    );
+    expect(r.exitCode).toBe(0);
+    for (const line of r.stdout.split("\n")) expect(line.length).toBeLessThanOrEqual(80);
+    expect(r.stdout).toMatch(/Acme Health +codes changed,/);
+    expect(r.stdout).toContain("acme/P1/\n");
+    expect(r.stdout).toContain("Beta exercise");
+  });
 });

@@ -86,4 +86,19 @@ describe.concurrent("analyst views on a dataset of our own", () => {
     expect(r.stdout).toContain("acme/P1/\n");
     expect(r.stdout).toContain("Beta exercise");
   });
+
+  it("diff VERSION_ID compares that version with the one before it, not the two latest", async () => {
+    const [l, h] = await both(["diff", "acme/P1/2026-01-01"]);
+    expect(l.exitCode).toBe(0);
+    expect(l.stdout.split("\n")[0]).toBe("acme/P1/2025-01-01 → acme/P1/2026-01-01");
+    expect(h.stdout).toBe(l.stdout);
+    for (const r of await both(["diff", "acme/P1/2025-01-01"])) {
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toMatch(/acme\/P1\/2025-01-01 is the first version of acme\/P1/);
+    }
+    for (const r of await both(["diff", "acme/P1/2026-02-01"])) {
+      expect(r.exitCode).toBe(4);
+      expect(r.stderr).toMatch(/versions: acme\/P1\/2025-01-01 .*acme\/P1\/2026-09-01/);
+    }
+  });
 });

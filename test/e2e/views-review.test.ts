@@ -101,4 +101,15 @@ describe.concurrent("analyst views on a dataset of our own", () => {
       expect(r.stderr).toMatch(/versions: acme\/P1\/2025-01-01 .*acme\/P1\/2026-09-01/);
     }
   });
+
+  it("--today over HTTP: the warning says it still sets the day code looks at", async () => {
+    const r = await runCoverage(
+      ["--api-url", server.url, "--today", "2026-01-15", "code", "CPT:99901"],
+      { env: HTTP_ENV },
+    );
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain("Policies in effect on 2026-01-15");
+    expect(r.stderr).toMatch(/--today sets only what this client works out: .*`code`/s);
+    expect(r.stderr).not.toMatch(/only sets the status column/);
+  });
 });

@@ -112,4 +112,14 @@ describe.concurrent("analyst views on a dataset of our own", () => {
     expect(r.stderr).toMatch(/--today sets only what this client works out: .*`code`/s);
     expect(r.stderr).not.toMatch(/only sets the status column/);
   });
+
+  it("code --format csv leaves a null category empty, never the word null", async () => {
+    const r = await local(["code", "ICD10:M54.5", "--format", "csv"]);
+    expect(r.exitCode).toBe(0);
+    const [header, first] = r.stdout.split("\n");
+    const at = header!.split(",").indexOf("categories");
+    expect(at).toBeGreaterThan(0);
+    expect(first).toContain("acme/P1/2026-01-01");
+    expect(r.stdout).not.toMatch(/(^|,)null(,|$)/m);
+  });
 });

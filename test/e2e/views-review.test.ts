@@ -122,4 +122,14 @@ describe.concurrent("analyst views on a dataset of our own", () => {
     expect(first).toContain("acme/P1/2026-01-01");
     expect(r.stdout).not.toMatch(/(^|,)null(,|$)/m);
   });
+
+  it("code and matrix show the code in upper case, whatever case it was typed in", async () => {
+    const r = await local(["code", "icd10:m54.5"]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.split("\n")[0]).toBe("ICD10CM M54.5: Own paraphrase: low back ache");
+    const m = await local(["matrix", "--code", "cpt:99901", "--json"]);
+    expect(JSON.parse(m.stdout)).toMatchObject({ code_system: "CPT", code: "99901" });
+    const j = await local(["code", "hcpcs:e0601", "--json"]);
+    expect(JSON.parse(j.stdout)).toMatchObject({ code_system: "HCPCS", code: "E0601" });
+  });
 });

@@ -132,4 +132,33 @@ describe.concurrent("analyst views on a dataset of our own", () => {
     const j = await local(["code", "hcpcs:e0601", "--json"]);
     expect(JSON.parse(j.stdout)).toMatchObject({ code_system: "HCPCS", code: "E0601" });
   });
+
+  it("updates --changes --fields takes the fields --changes adds (changes, predecessor_id)", async () => {
+    const args = [
+      "updates",
+      "--days",
+      "365",
+      "--changes",
+      "--fields",
+      "policy_id,changes,predecessor_id",
+    ];
+    const csv = await local([...args, "--format", "csv"]);
+    expect(csv.exitCode).toBe(0);
+    expect(csv.stdout).toContain("policy_id,changes,predecessor_id\r\n");
+    expect(csv.stdout).toContain(
+      "acme/P1/2026-01-01,codes changed;criteria changed;applicability changed,acme/P1/2025-01-01",
+    );
+    const json = await local([...args, "--json"]);
+    expect(json.exitCode).toBe(0);
+    expect(JSON.parse(json.stdout).data[0]).toEqual({
+      policy_id: "beta/B-7/2026-06-01",
+      changes: ["new"],
+      predecessor_id: null,
+    });
+    const table = await local(args);
+    expect(table.exitCode).toBe(0);
+    expect(table.stdout).toMatch(/^POLICY ID +CHANGES +PREDECESSOR ID/);
+    const without = await local(["updates", "--days", "365", "--fields", "policy_id,changes"]);
+    expect(without.exitCode).toBe(2);
+  });
 });

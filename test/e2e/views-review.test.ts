@@ -1,12 +1,16 @@
+import { createReadStream, mkdtempSync, readFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
+import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, runCoverage } from "../helpers/cli.js";
 import { startServe, type ServeProcess } from "../helpers/server.js";
 
 /**
- * Defects found in review of the analyst views, each checked through the built CLI on a small
- * dataset of our own (three versions of one policy, nationwide and state LOBs, ICD-10-CM codes
- * written dotted, dotless and in lower case), locally and through `coverage serve`.
+ * Defects found in review of issues 19 and 20 (the analyst views, the search table, input
+ * checks, downloads), each checked through the built CLI, mostly on a small dataset of our own
+ * (three versions of one policy, nationwide and state LOBs, ICD-10-CM codes written dotted,
+ * dotless and in lower case), locally and through `coverage serve`.
  */
 
 const DATA = path.join(ROOT, "test", "fixtures", "review", "dataset.json");
@@ -35,7 +39,7 @@ const http = (args: string[]) =>
   });
 const both = (args: string[]) => Promise.all([local(args), http(args)]);
 
-describe.concurrent("analyst views on a dataset of our own", () => {
+describe.concurrent("review of issues 19 and 20, through the built CLI", () => {
   it("code and matrix match --payer ids in any case, as search does", async () => {
     for (const r of await both(["code", "CPT:99901", "--payer", "cms"])) {
       expect(r.exitCode).toBe(0);
@@ -160,5 +164,27 @@ describe.concurrent("analyst views on a dataset of our own", () => {
     expect(table.stdout).toMatch(/^POLICY ID +CHANGES +PREDECESSOR ID/);
     const without = await local(["updates", "--days", "365", "--fields", "policy_id,changes"]);
     expect(without.exitCode).toBe(2);
+  });
+
+  it("download -o FIFO of a binary file (no --force): the reader gets every byte", async () => {
+    // The check for a terminal opened the FIFO once and closed it: the waiting reader saw an
+    // empty file, and the real write then blocked with no reader left.
+    const dir = mkdtempSync(path.join(os.tmpdir(), "coverage-fifo-"));
+    const fifo = path.join(dir, "pipe");
+    await execa("mkfifo", [fifo]);
+    const chunks: Buffer[] = [];
+    const reader = new Promise<void>((resolve, reject) =>
+      createReadStream(fifo)
+        .on("data", (c) => chunks.push(c as Buffer))
+        .on("end", resolve)
+        .on("error", reject),
+    );
+    const r = await runCoverage(["-q", "download", "cms-lcd/L33718/2024-01-01", "-o", fifo]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    await reader;
+    const file = readFileSync(
+      path.join(ROOT, "fixtures", "files", "cms-lcd-L33718-2024-01-01.pdf"),
+    );
+    expect(Buffer.concat(chunks).equals(file)).toBe(true);
   });
 });

@@ -102,6 +102,13 @@ export async function findDiffPair(client: ApiClient, arg: string): Promise<[str
 
 /** The versions of a key, or a not-found error that says how to find the key. */
 export async function findVersionsOrFail(finder: VersionFinder, key: string): Promise<Policy[]> {
+  // An empty key, or one with an empty segment (a slash too many), can name no policy: a typo
+  // to point at (exit 2), not a policy that was looked for and not found (exit 4).
+  if (key.split("/").some((segment) => segment === ""))
+    throw new UsageError(
+      `'${key}' is not a policy key: it has an empty segment`,
+      "Write the id without its date and without a leading, trailing or double slash, e.g. cms-lcd/L33718.",
+    );
   const versions = await finder.versionsOf(key);
   if (versions.length === 0)
     throw new NotFoundError(

@@ -187,4 +187,17 @@ describe.concurrent("review of issues 19 and 20, through the built CLI", () => {
     );
     expect(Buffer.concat(chunks).equals(file)).toBe(true);
   });
+
+  it("versions and diff: an empty key or a slash too many is a usage error (exit 2)", async () => {
+    for (const args of [
+      ["versions", ""],
+      ["versions", "acme/P1/"],
+      ["diff", "/acme/P1"],
+    ]) {
+      const r = await local(args);
+      expect(r.exitCode, args.join(" ")).toBe(2);
+      expect(r.stderr).toMatch(/is not a policy key: it has an empty segment/);
+      expect(r.stderr).toMatch(/without a leading, trailing or double slash/);
+    }
+  });
 });

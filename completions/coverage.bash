@@ -127,7 +127,7 @@ _coverage_option() {
     'search|--fields') REPLY='list policy_id policy_number title payer_names payer_ids lobs states scope verdict status effective_from_date effective_to_date score summary file_url file_type listing_url applicability code_groups' ;;
     'payers|--fields') REPLY='list payer_id display_name' ;;
     'lobs|--fields') REPLY='list lob_id payer_id payer_name lob state' ;;
-    'updates|--fields') REPLY='list policy_id policy_number title effective_from_date change_type payer_id payer_display_name file_url' ;;
+    'updates|--fields') REPLY='list policy_id policy_number title effective_from_date change_type payer_id payer_display_name file_url changes predecessor_id' ;;
     *) REPLY='' ;;
   esac
 }

@@ -694,7 +694,7 @@ function __coverage_option --argument-names path option --description 'What a co
         case 'lobs|--fields'
             printf '%s\n' 'list' 'lob_id' 'payer_id' 'payer_name' 'lob' 'state'
         case 'updates|--fields'
-            printf '%s\n' 'list' 'policy_id' 'policy_number' 'title' 'effective_from_date' 'change_type' 'payer_id' 'payer_display_name' 'file_url'
+            printf '%s\n' 'list' 'policy_id' 'policy_number' 'title' 'effective_from_date' 'change_type' 'payer_id' 'payer_display_name' 'file_url' 'changes' 'predecessor_id'
         case '*'
             return 1
     end

@@ -99,7 +99,7 @@ export async function createContext(
       );
     if (flags.today !== undefined)
       warn(
-        `--today applies to the local engine only; ${api} filters by its own date (here --today only sets the status column).`,
+        `--today applies to the local engine only; ${api} filters by its own date (here --today sets only what this client works out: the status column, the day \`code\` and \`matrix\` look at, the version \`policy KEY\` picks).`,
       );
   }
 

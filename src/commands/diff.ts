@@ -1,8 +1,6 @@
 import type { Command } from "commander";
 import type { RunEnvironment } from "../cli/context.js";
-import { UsageError } from "../errors.js";
 import { buildProbeBody } from "../views/find-versions.js";
-import { splitPolicyId } from "../views/policy-key.js";
 import { examples, withContext } from "./shared.js";
 import { HOW_VERSIONS_ARE_FOUND } from "./versions.js";
 
@@ -10,14 +8,17 @@ interface Opts {
   dryRun?: boolean;
 }
 
-/** `coverage diff OLD_ID NEW_ID` or `coverage diff POLICY_KEY` (its two latest versions). */
+/**
+ * `coverage diff OLD_ID NEW_ID`, `coverage diff POLICY_KEY` (its two latest versions) or
+ * `coverage diff VERSION_ID` (that version and the one before it).
+ */
 export function registerDiff(program: Command, run: RunEnvironment): void {
   program
     .command("diff")
     .description("what changed between two policy versions: codes, applicability, fields, criteria")
     .argument(
       "<old_id_or_key>",
-      "the older version id, or a policy key for its two latest versions",
+      "the older version id; alone, a policy key (its two latest versions) or a version id (it and the one before)",
     )
     .argument("[new_id]", "the newer version id")
     .option("--dry-run", "print the requests (the first one, for a key) instead of sending them")
@@ -42,17 +43,7 @@ export function registerDiff(program: Command, run: RunEnvironment): void {
         if (opts.dryRun) return requests.forEach((r) => ctx.printDryRun(r));
         const fetch = await import("../views/fetch.js");
         const client = await ctx.client();
-        let ids = pair;
-        if (!ids) {
-          const key = splitPolicyId(oldArg as string)?.key ?? (oldArg as string);
-          const found = await fetch.findVersionsOrFail(fetch.createVersionFinder(client), key);
-          if (found.length < 2)
-            throw new UsageError(
-              `${key} has one version (${found[0]!.policy_id}); there is nothing to compare`,
-              "Compare two policies by their ids: coverage diff OLD_ID NEW_ID.",
-            );
-          ids = found.slice(-2).map((v) => v.policy_id);
-        }
+        const ids = pair ?? (await fetch.findDiffPair(client, oldArg as string));
         const detail = fetch.createDetailCache(client);
         const [older, newer] = await fetch.mapLimited(ids, detail);
         const { diffPolicies } = await import("../views/policy-diff.js");

@@ -4,10 +4,10 @@ import { UsageError } from "../errors.js";
 import { MATRIX_CSV_COLUMNS } from "../output/columns.js";
 import { parseLobs, parseStates, splitList } from "../requests/parse-flags.js";
 import { parseOneCode, type CodeViewFlags } from "../requests/views.js";
-import { examples, withContext } from "./shared.js";
+import { collect, examples, withContext } from "./shared.js";
 import { addCodeViewOptions, fetchCodeView } from "./view-command.js";
 
-type Opts = CodeViewFlags & { code?: string; dryRun?: boolean };
+type Opts = CodeViewFlags & { code?: string[]; dryRun?: boolean };
 
 /** `coverage matrix --code SYSTEM:CODE`: one code across payers x LOBs (rows) and states. */
 export function registerMatrix(program: Command, run: RunEnvironment): void {
@@ -15,7 +15,7 @@ export function registerMatrix(program: Command, run: RunEnvironment): void {
     program
       .command("matrix")
       .description("one code across payers and lines of business (rows) and states (columns)")
-      .option("--code <system:code>", "the code, e.g. CPT:97110 (required)"),
+      .option("--code <system:code>", "the code, e.g. CPT:97110 (required)", collect),
   )
     .addHelpText(
       "after",
@@ -33,9 +33,14 @@ export function registerMatrix(program: Command, run: RunEnvironment): void {
     )
     .action(
       withContext<Opts>(run, async (ctx, opts) => {
-        if (!opts.code)
-          throw new UsageError("matrix needs --code SYSTEM:CODE", "Example: --code CPT:97110");
-        const ref = parseOneCode(opts.code, "--code");
+        if (opts.code?.length !== 1)
+          throw new UsageError(
+            opts.code
+              ? `matrix takes one --code, not ${opts.code.length}`
+              : "matrix needs --code SYSTEM:CODE",
+            "Example: --code CPT:97110 (one matrix a code).",
+          );
+        const ref = parseOneCode(opts.code[0]!, "--code");
         const found = await fetchCodeView(ctx, ref, opts);
         if (!found) return;
         const { buildMatrix, flattenMatrix } = await import("../views/matrix.js");

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import type { RunEnvironment } from "../cli/context.js";
 import { LobCategory } from "../contract/index.js";
-import { UPDATE_CSV_COLUMNS } from "../output/columns.js";
+import { listUpdateFields, UPDATE_CSV_COLUMNS } from "../output/columns.js";
 import {
   buildUpdatesNarrowing,
   buildUpdatesQuery,
@@ -38,7 +38,7 @@ export function registerUpdates(program: Command, run: RunEnvironment): void {
     .option("--offset <n>", "results to skip (default 0)")
     .option("--all", "fetch every page (add --limit 100 for fewer requests)")
     .option("--dry-run", "print the request instead of sending it")
-    .addOption(fieldsOption(UPDATE_CSV_COLUMNS))
+    .addOption(fieldsOption(listUpdateFields(true)))
     .addHelpText(
       "after",
       "\n--payer, --lob and --code narrow each page the API sends (a page may hold fewer items):\n" +
@@ -56,6 +56,7 @@ export function registerUpdates(program: Command, run: RunEnvironment): void {
     .action(
       withContext<Opts>(run, (ctx, opts) => {
         const narrowing = buildUpdatesNarrowing(opts);
+        const names = listUpdateFields(Boolean(opts.changes));
         return runListCommand(ctx, {
           input: buildUpdatesQuery(opts),
           build: (client, input) => client.build.updates(input, updatesFlagFor),
@@ -64,7 +65,7 @@ export function registerUpdates(program: Command, run: RunEnvironment): void {
           all: Boolean(opts.all),
           dryRun: Boolean(opts.dryRun),
           fields: opts.fields,
-          fieldNames: { item: UPDATE_CSV_COLUMNS, columns: UPDATE_CSV_COLUMNS },
+          fieldNames: { item: names, columns: names },
           view: async (fields) => ({
             renderTable: async (items) =>
               (await import("../output/updates-view.js")).renderUpdatesTable(items, ctx.io, fields),

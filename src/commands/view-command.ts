@@ -3,7 +3,10 @@ import type { CommandContext } from "../cli/context.js";
 import type { ApiClient } from "../backend/client.js";
 import type { CodeReference, Envelope, Policy, PolicyUpdate } from "../contract/index.js";
 import type { UpdateNarrowing } from "../views/update-changes.js";
+import { listCatalogueIds } from "../backend/catalogue-ids.js";
 import { LobCategory } from "../contract/index.js";
+import { respellInput } from "../requests/catalogue-ids.js";
+import { SEARCH_ID_FIELDS } from "../requests/search.js";
 import { buildCodeViewBody, codeViewFlagFor, type CodeViewFlags } from "../requests/views.js";
 import { collect } from "./shared.js";
 
@@ -40,7 +43,11 @@ export async function fetchCodeView(
   }
   const { fetchAllPolicies } = await import("../views/fetch.js");
   const client = await ctx.client();
-  return { items: await fetchAllPolicies(client, body, codeViewFlagFor, ctx.warn), day };
+  // Payer ids match in any case, as in `search`: spelled as the catalogue spells them.
+  const asked = await respellInput(body, SEARCH_ID_FIELDS, (kind) =>
+    listCatalogueIds(client, kind, ctx.warn),
+  );
+  return { items: await fetchAllPolicies(client, asked, codeViewFlagFor, ctx.warn), day };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { constants, writeSync } from "node:fs";
-import { type FileHandle, link, open, rename, unlink } from "node:fs/promises";
+import { type FileHandle, link, open, rename, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 import { isatty } from "node:tty";
 import { addAbortSignal, type Readable } from "node:stream";
@@ -283,6 +283,9 @@ function isText(contentType: string): boolean {
 /** Whether a device path is a terminal (`-o /dev/tty`); opened without blocking, then closed. */
 async function isTerminalDevice(device: string): Promise<boolean> {
   try {
+    // A FIFO is never a terminal, and opening it here would end a waiting reader's input:
+    // the close is its end of file, and the real write would then wait for a reader forever.
+    if ((await stat(device)).isFIFO()) return false;
     // O_NONBLOCK: a FIFO without a reader fails (ENXIO) instead of waiting; it is no terminal.
     const handle = await open(
       device,

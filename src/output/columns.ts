@@ -74,6 +74,14 @@ export const UPDATE_CSV_COLUMNS = [
   "file_url",
 ];
 
+/** The fields `updates --changes` adds to each item (and so to its CSV and `--fields`). */
+export const UPDATE_CHANGES_COLUMNS = ["changes", "predecessor_id"];
+
+/** The fields of each `updates` item: with `--changes`, the two it adds too. */
+export function listUpdateFields(changes: boolean): string[] {
+  return changes ? [...UPDATE_CSV_COLUMNS, ...UPDATE_CHANGES_COLUMNS] : UPDATE_CSV_COLUMNS;
+}
+
 /** `code`: one row per policy and relationship. */
 export const CODE_CSV_COLUMNS = [
   "relationship",

@@ -4,8 +4,10 @@ import { stripControls } from "./terminal.js";
 function cell(value: unknown): string {
   if (value === null || value === undefined) return "";
   if (Array.isArray(value))
+    // A null inside a list (a code group without a category) is empty, as a null field is,
+    // never the word "null".
     return value
-      .map((v) => (v !== null && typeof v === "object" ? JSON.stringify(v) : String(v)))
+      .map((v) => (v === null ? "" : typeof v === "object" ? JSON.stringify(v) : String(v)))
       .join(";");
   if (typeof value === "object") return JSON.stringify(value);
   return String(value);

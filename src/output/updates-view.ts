@@ -71,7 +71,10 @@ export function renderUpdatesTable(
     },
     {
       header: "CHANGE",
-      // With --changes, the classified kinds stand for the API's change type.
+      // With --changes, the classified kinds stand for the API's change type; a list of them
+      // wraps at its commas rather than taking the width of the titles and ids.
+      flex: true,
+      min: 16,
       value: (r) =>
         cell(r, (u) => (Array.isArray(u.changes) ? u.changes.join(", ") : u.change_type)),
       style: (text) =>

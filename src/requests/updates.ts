@@ -1,5 +1,7 @@
 import { definedOnly, buildPageQuery, makeQueryFlagHint, type PageFlags } from "./page.js";
 import type { UpdateNarrowing } from "../views/update-changes.js";
+import { LobCategory } from "../contract/index.js";
+import { UsageError } from "../errors.js";
 import { integerish, parseCodeFlag, parseLobs, requireList } from "./parse-flags.js";
 
 /** The `updates` flags as commander hands them over. */
@@ -37,7 +39,21 @@ export function buildUpdatesNarrowing(flags: UpdatesNarrowingFlags): UpdateNarro
   if (!flags.payer && !flags.lob && !flags.code) return undefined;
   return {
     payerIds: requireList(flags.payer, "--payer"),
-    lobs: parseLobs(requireList(flags.lob, "--lob")),
+    lobs: checkLobCategories(parseLobs(requireList(flags.lob, "--lob"))),
     refs: flags.code?.map(parseCodeFlag),
   };
+}
+
+/**
+ * `--lob` of `updates` is applied by the client, never seen by a schema: a category outside the
+ * spec's list would match nothing and read as "no updates", so it is refused here.
+ */
+function checkLobCategories(lobs: string[] | undefined): string[] | undefined {
+  const bad = lobs?.find((l) => !LobCategory.safeParse(l).success);
+  if (bad !== undefined)
+    throw new UsageError(
+      `--lob '${bad}' is not a LOB category`,
+      `Use one of ${LobCategory.options.join(", ")} (comma-separated for several).`,
+    );
+  return lobs;
 }

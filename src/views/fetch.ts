@@ -77,8 +77,38 @@ export function createDetailCache(client: ApiClient): (id: string) => Promise<Po
   };
 }
 
+/**
+ * The two ids `diff ARG` compares: for a key, its two latest versions; for one version id, that
+ * version and the one before it (what changed in it).
+ */
+export async function findDiffPair(client: ApiClient, arg: string): Promise<[string, string]> {
+  const parts = splitPolicyId(arg);
+  const key = parts?.key ?? arg;
+  const found = await findVersionsOrFail(createVersionFinder(client), key);
+  const at = parts ? found.findIndex((v) => v.policy_id === arg) : found.length - 1;
+  if (at < 0)
+    throw new NotFoundError(`${key} has no version ${arg}`, "Give one of the ids listed.", [
+      `versions: ${listVersions(found)}`,
+    ]);
+  if (at === 0)
+    throw new UsageError(
+      found.length === 1
+        ? `${key} has one version (${found[0]!.policy_id}); there is nothing to compare`
+        : `${arg} is the first version of ${key}; there is nothing before it to compare`,
+      "Compare two policies by their ids: coverage diff OLD_ID NEW_ID.",
+    );
+  return [found[at - 1]!.policy_id, found[at]!.policy_id];
+}
+
 /** The versions of a key, or a not-found error that says how to find the key. */
 export async function findVersionsOrFail(finder: VersionFinder, key: string): Promise<Policy[]> {
+  // An empty key, or one with an empty segment (a slash too many), can name no policy: a typo
+  // to point at (exit 2), not a policy that was looked for and not found (exit 4).
+  if (key.split("/").some((segment) => segment === ""))
+    throw new UsageError(
+      `'${key}' is not a policy key: it has an empty segment`,
+      "Write the id without its date and without a leading, trailing or double slash, e.g. cms-lcd/L33718.",
+    );
   const versions = await finder.versionsOf(key);
   if (versions.length === 0)
     throw new NotFoundError(

@@ -92,6 +92,7 @@ describe("updates narrowing flags", () => {
   it.each([
     [{ payer: [" "] }, /--payer needs at least one value/],
     [{ code: ["97110"] }, /no code system/],
+    [{ lob: ["commercial,foo"] }, /--lob 'foo' is not a LOB category/],
   ])("bad narrowing %j is exit 2", (flags, message) => {
     expect(() => buildUpdatesNarrowing(flags)).toThrow(message);
   });

@@ -26,6 +26,9 @@ export function cleanEnv(
         "HTTPS_PROXY",
         "http_proxy",
         "https_proxy",
+        // ora animates nothing when CI is set (is-interactive), whatever the terminal: the CLI
+        // runs as a user's would, and CI's own runs (CI=true) test the same terminal output.
+        "CI",
       ].includes(k)
     )
       env[k] = v;

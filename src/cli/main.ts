@@ -1,10 +1,13 @@
 import { writeSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { helpRequest, printBuiltHelp } from "./fast-help.js";
 import { VERSION } from "./version.js";
 
 const argv = process.argv.slice(2);
 const { env } = process;
+const dir = path.dirname(fileURLToPath(import.meta.url));
+const help = helpRequest(argv);
 
 // Fast path: `--version` alone is answered before the CLI itself is loaded.
 if (argv.length === 1 && argv[0] === "--version") {
@@ -15,6 +18,8 @@ if (argv.length === 1 && argv[0] === "--version") {
   } catch {
     process.stdout.write(`${VERSION}\n`);
   }
+} else if (help !== undefined && printBuiltHelp(dir, help, env)) {
+  // Printed as the build rendered it.
 } else {
   // The loader is its own file (dist/load-bundle.cjs), so --version loads neither it nor the
   // built-ins it needs (fs, vm, zlib): on Node 22, ~5 ms of a 22 ms `node -e 0`.
@@ -29,7 +34,7 @@ if (argv.length === 1 && argv[0] === "--version") {
   const { codeCacheDir, loadBundle } = createRequire(import.meta.url)(
     "./load-bundle.cjs",
   ) as typeof import("./load-bundle.js");
-  const { bundle } = loadBundle(path.dirname(fileURLToPath(import.meta.url)), {
+  const { bundle } = loadBundle(dir, {
     useCache: !env.COVERAGE_NO_CODE_CACHE,
     cacheDir: () => codeCacheDir(env),
     // The subcommand, roughly (the first word that could be one): what a cache has code for.

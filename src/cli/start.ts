@@ -1,7 +1,9 @@
 import { ExitCode } from "../errors.js";
+import { createProgram } from "./program.js";
 import { runCli } from "./run.js";
 
-export { runCli };
+// createProgram: the build renders every command's help with it (scripts/make-code-cache.mjs).
+export { createProgram, runCli };
 
 /** Runs the CLI as this process: Ctrl-C, a closed stdout, and the exit code. */
 export async function main(argv: string[]): Promise<void> {

@@ -183,6 +183,27 @@ describe("the built CLI: one script compiled with V8's code cache", () => {
       if (!baseline.has(name)) expect(loaded).not.toContain(name);
   });
 
+  it("--help is printed without loading the CLI, byte for byte as the CLI prints it", async () => {
+    const texts = JSON.parse(readFileSync(path.join(DIST, "help.json"), "utf8")) as Record<
+      string,
+      string
+    >;
+    expect(Object.keys(texts)).toEqual(expect.arrayContaining(["", "search", "data build"]));
+    const DEBUG = { COVERAGE_DEBUG_CODE_CACHE: "1" };
+    for (const args of [["--help"], ["-h"], ["search", "--help"], ["data", "build", "-h"]]) {
+      const fast = await runCoverage(args, { env: DEBUG });
+      // Forced colour is one case the CLI itself answers (its report says it loaded).
+      const full = await runCoverage(args, { env: { ...DEBUG, FORCE_COLOR: "0" } });
+      expect(full.stderr).toMatch(/^coverage: code cache /);
+      expect([fast.exitCode, fast.stderr]).toEqual([0, ""]);
+      expect(fast.stdout).toBe(full.stdout);
+      expect(fast.stdout).toContain("Usage: coverage");
+    }
+    // Not a command of the tree: the CLI answers it itself.
+    const unknown = await runCoverage(["nosuch", "--help"], { env: DEBUG });
+    expect(unknown.stderr).toMatch(/^coverage: code cache /);
+  });
+
   describe("a code cache for the Node that runs the CLI, made on first use", () => {
     // Node 20, 22 and 24 where they can be found (the one running the tests, PATH, .ci/run's).
     const nodes = findNodes();
@@ -255,7 +276,8 @@ describe("the built CLI: one script compiled with V8's code cache", () => {
       rmSync(path.join(root, "dist", "bundle.cache"));
       const env = { ...DEBUG, COVERAGE_CODE_CACHE_DIR: path.join(root, "cache") };
       const reports = [];
-      for (const args of [["--help"], MAIN_JOB, MAIN_JOB, ["--help"]])
+      // `help`, not `--help`: that one is printed without loading the CLI (see below).
+      for (const args of [["help"], MAIN_JOB, MAIN_JOB, ["help"]])
         reports.push(reportOf((await run(args, { env })).stderr));
       expect(reports.map((r) => [r.from, r.wrote !== undefined])).toEqual([
         ["none", true],

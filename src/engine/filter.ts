@@ -109,7 +109,7 @@ function sortVersions(
   budget: Budget,
 ): RankedList {
   const sort = request.sort ?? "relevance";
-  const at = (i: number) => db.policies[i] as PolicyRecord;
+  const at = readVersions(db);
   if (sort !== "relevance") {
     return positions
       .map(at)
@@ -130,6 +130,14 @@ function sortVersions(
   }
   const versions = positions.map(at);
   return rankInIdOrder(versions, scoreVersions(versions, terms, budget));
+}
+
+/** How to read the version at a position: a snapshot's list is a Proxy, slow per element. */
+function readVersions(db: Db): (position: number) => PolicyRecord {
+  const { index, policies } = db;
+  return index
+    ? (i) => index.versionAt(i) as PolicyRecord
+    : (i) => policies[i] as PolicyRecord;
 }
 
 /** The numbers in both ascending lists, ascending. */
@@ -163,12 +171,13 @@ function findMatching(
   budget: Budget,
 ): readonly number[] {
   const compiled = compileFilter(filter);
+  const at = readVersions(db);
   const keep = (positions: Iterable<number>): number[] => {
     const out: number[] = [];
     let n = 0;
     for (const i of positions) {
       if ((n++ & CHECK_CANDIDATES) === 0) budget.check();
-      if (matchesFilter(db.policies[i] as PolicyRecord, compiled, today)) out.push(i);
+      if (matchesFilter(at(i), compiled, today)) out.push(i);
     }
     return out;
   };

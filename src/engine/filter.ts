@@ -11,7 +11,7 @@ import type { Db, PolicyRecord } from "./db.js";
 import {
   compileScope,
   hasScopeFilter,
-  matchesCompiledScope,
+  matchesVersionScope,
   selectLinks,
   type CompiledScope,
 } from "./links.js";
@@ -65,8 +65,7 @@ export function matchesFilter(
     return false;
   // Scope before codes: a version has a few links and many code links (a snapshot reads them
   // only for the versions still in the running).
-  if (compiled.scope && !matchesCompiledScope(selectLinks(version, filter, today), compiled.scope))
-    return false;
+  if (compiled.scope && !matchesVersionScope(version, filter, compiled.scope, today)) return false;
   if (compiled.codeRefs && !matchesCompiledCodeRefs(version, compiled.codeRefs)) return false;
   return true;
 }

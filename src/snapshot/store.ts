@@ -12,7 +12,7 @@ import type {
   PolicyRecord,
   StoreIndex,
 } from "../engine/db.js";
-import { hasScopeFilter, matchesScope } from "../engine/links.js";
+import { compileScope, hasScopeFilter, matchesCompiledScope } from "../engine/links.js";
 import type { TextIndex } from "../engine/text-index.js";
 import type { LoadedDataset } from "../dataset/load.js";
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from "./schema.js";
@@ -294,8 +294,9 @@ class SnapshotStore implements StoreIndex {
       // LOB); the versions linked to any of them, in any period, are the candidates.
       const { start, positions } = this.#lobLinks();
       const marked = new Uint8Array(this.count);
+      const scope = compileScope(filter);
       for (const lob of this.lobs) {
-        if (!matchesScope([{ lob, from: "", to: null }], filter)) continue;
+        if (!matchesCompiledScope([{ lob, from: "", to: null }], scope)) continue;
         const i = this.#lobSeq.get(lob.lob_id) as number;
         for (let k = start[i] as number; k < (start[i + 1] as number); k++)
           marked[positions[k] as number] = 1;

@@ -303,7 +303,15 @@ class SnapshotStore implements StoreIndex {
       }
       tests.push((p) => marked[p] === 1);
     }
-    const keep = (p: number) => tests.every((t) => t(p));
+    // One test (the usual case) called directly: this runs once per version of the snapshot.
+    const [first, second] = tests;
+    const keep =
+      tests.length === 1
+        ? (first as (pos: number) => boolean)
+        : tests.length === 2
+          ? (p: number) =>
+              (first as (pos: number) => boolean)(p) && (second as (pos: number) => boolean)(p)
+          : (p: number) => tests.every((t) => t(p));
     if (within) return within.filter(keep);
     const out: number[] = [];
     for (let p = 0; p < this.count; p++) if (keep(p)) out.push(p);

@@ -132,6 +132,15 @@ export function matchesCompiledCodeRef(version: PolicyRecord, ref: CompiledCodeR
 }
 
 /**
+ * Whether every version findCodeCandidates returns passes Rule Filter 5: so when no ref lists
+ * relationships, for the code index lists every version linking a key, whatever the link's
+ * relationship (the candidates are then exactly the matches, and need no second test).
+ */
+export function isSettledByCandidates(filter: CodeRefFilter): boolean {
+  return compileCodeRefs(filter).refs.every((ref) => ref.mask === ANY_RELATIONSHIP);
+}
+
+/**
  * Rule Filter 5 for compiled refs, in one walk over the version's links: `any` stops at the
  * first link some ref accepts; `all` marks the refs each link satisfies until every one is.
  */

@@ -72,6 +72,8 @@ export interface StoreIndex {
     today: string,
     within?: readonly number[],
   ): readonly number[];
+  /** The version at a position, as `policies[position]` but without the list's indirection. */
+  versionAt(position: number): PolicyRecord | undefined;
   /** Reads these versions' records in one go (the engine is about to test each of them). */
   prefetch(positions: readonly number[]): void;
   /** Ids of the LOBs linked to at least one version, ever. */

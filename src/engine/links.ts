@@ -12,9 +12,20 @@ export function selectLinks(
   today: string,
 ): LinkRecord[] {
   const window = filter?.effective_date;
-  if (window) return version.links.filter((l) => overlapsWindow(l.from, l.to, window));
-  if (filter?.retired === true) return version.links;
-  return version.links.filter((l) => isCurrent(l.to, today));
+  if (!window && filter?.retired === true) return version.links;
+  return version.links.filter((l) => isSelectedLink(l, filter, today));
+}
+
+/** Rule Filter 3 for one link (selectLinks keeps exactly the links this accepts). */
+function isSelectedLink(
+  link: LinkRecord,
+  filter: PolicyFilter | null | undefined,
+  today: string,
+): boolean {
+  const window = filter?.effective_date;
+  if (window) return overlapsWindow(link.from, link.to, window);
+  if (filter?.retired === true) return true;
+  return isCurrent(link.to, today);
 }
 
 /** Rule Filter 4: a `lob_ids` value names a LOB exactly, or with a trailing `_` its nationwide LOB. */
@@ -69,13 +80,32 @@ function matchesCompiledLobIds(scope: CompiledScope, lob: LobRecord): boolean {
 
 /** Rule Filter 4 over a compiled scope: one and the same link satisfies every scope filter. */
 export function matchesCompiledScope(links: readonly LinkRecord[], scope: CompiledScope): boolean {
-  return links.some(
-    ({ lob }) =>
-      (scope.payerIds === null || scope.payerIds.has(lob.payer_id)) &&
-      (scope.lobs === null || scope.lobs.has(lob.lob)) &&
-      matchesCompiledLobIds(scope, lob) &&
-      (scope.states === null || lob.state === null || scope.states.has(lob.state)),
+  return links.some(({ lob }) => matchesScopeLob(lob, scope));
+}
+
+/** Rule Filter 4 for one link's LOB. */
+function matchesScopeLob(lob: LobRecord, scope: CompiledScope): boolean {
+  return (
+    (scope.payerIds === null || scope.payerIds.has(lob.payer_id)) &&
+    (scope.lobs === null || scope.lobs.has(lob.lob)) &&
+    matchesCompiledLobIds(scope, lob) &&
+    (scope.states === null || lob.state === null || scope.states.has(lob.state))
   );
+}
+
+/**
+ * Rules Filter 3 and 4 together: matchesCompiledScope(selectLinks(...)) without the list (a
+ * filter tests thousands of versions per request).
+ */
+export function matchesVersionScope(
+  version: PolicyRecord,
+  filter: PolicyFilter | null | undefined,
+  scope: CompiledScope,
+  today: string,
+): boolean {
+  for (const link of version.links)
+    if (isSelectedLink(link, filter, today) && matchesScopeLob(link.lob, scope)) return true;
+  return false;
 }
 
 /** Rule Filter 4: payer, LOB, LOB id and state filters are satisfied by one and the same link. */

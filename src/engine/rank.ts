@@ -234,7 +234,7 @@ function compareScores(a: number | null, b: number | null): number {
  * rounds them), so each becomes one number (millionths descending, then index) and a typed array
  * sorts them natively; other scores take a comparator.
  */
-function orderByScore(scores: ArrayLike<number | null>): ArrayLike<number> {
+function orderByScore(scores: ArrayLike<number | null>, first = scores.length): ArrayLike<number> {
   const n = scores.length;
   const micros = new Float64Array(n);
   let max = 0;
@@ -252,10 +252,44 @@ function orderByScore(scores: ArrayLike<number | null>): ArrayLike<number> {
       compareScores(scores[a] ?? null, scores[b] ?? null) || a - b;
     return Array.from({ length: n }, (_, i) => i).sort(byScore);
   }
-  return micros
-    .map((m, i) => (max - m) * n + i)
-    .sort()
-    .map((key) => key % n);
+  const keys = micros.map((m, i) => (max - m) * n + i);
+  // A page of 20 out of thousands: keep the smallest keys only (O(n log k)), not a full sort.
+  const sorted = first * 8 < n ? selectSmallest(keys, first) : keys.sort();
+  return sorted.map((key) => key % n);
+}
+
+/** The `k` smallest of `keys` (distinct numbers), ascending: a max-heap of size k. */
+function selectSmallest(keys: Float64Array, k: number): Float64Array {
+  const heap = new Float64Array(k);
+  let size = 0;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as number;
+    if (size < k) {
+      // Sift up.
+      let c = size++;
+      while (c > 0) {
+        const parent = (c - 1) >> 1;
+        if ((heap[parent] as number) >= key) break;
+        heap[c] = heap[parent] as number;
+        c = parent;
+      }
+      heap[c] = key;
+    } else if (k > 0 && key < (heap[0] as number)) {
+      // Replace the largest kept key and sift down.
+      let c = 0;
+      for (;;) {
+        const l = 2 * c + 1;
+        if (l >= k) break;
+        const r = l + 1;
+        const big = r < k && (heap[r] as number) > (heap[l] as number) ? r : l;
+        if ((heap[big] as number) <= key) break;
+        heap[c] = heap[big] as number;
+        c = big;
+      }
+      heap[c] = key;
+    }
+  }
+  return heap.subarray(0, size).sort();
 }
 
 /** Rule Ordering for versions given in policy-id order (the engine's candidates always are). */
@@ -299,7 +333,7 @@ export function rankScored(
   scored: ScoredPositions,
 ): RankedList {
   const s = scored.positions.length;
-  // The scored entries' rank order, sorted when a page first reaches into them.
+  // The scored entries' rank order, as far as a page has reached into them.
   let order: ArrayLike<number> | undefined;
   const entry = (j: number): Ranked => ({
     version: versions[scored.positions[j] as number] as PolicyRecord,
@@ -311,7 +345,7 @@ export function rankScored(
       const end = Math.min(to, positions.length);
       const out: Ranked[] = [];
       if (from < s) {
-        order ??= orderByScore(scored.scores);
+        if (!order || order.length < Math.min(end, s)) order = orderByScore(scored.scores, end);
         for (let i = from; i < Math.min(end, s); i++) out.push(entry(order[i] as number));
       }
       // The tail: positions that are not scored, both lists ascending, so one merge walk.

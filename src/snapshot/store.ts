@@ -12,7 +12,7 @@ import type {
   PolicyRecord,
   StoreIndex,
 } from "../engine/db.js";
-import { hasScopeFilter, matchesScope } from "../engine/links.js";
+import { compileScope, hasScopeFilter, matchesCompiledScope } from "../engine/links.js";
 import type { TextIndex } from "../engine/text-index.js";
 import type { LoadedDataset } from "../dataset/load.js";
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from "./schema.js";
@@ -106,7 +106,9 @@ class SnapshotStore implements StoreIndex {
   readonly lobs: LobRecord[];
   readonly lobById: Map<string, LobRecord>;
   readonly payers: Map<string, { payer_id: string; display_name: string }>;
-  readonly #cache = new Map<number, PolicyRecord>();
+  // By position: an array lookup per candidate (a Map's hashing showed in serve's profile).
+  readonly #cache: Array<PolicyRecord | undefined>;
+  #cached = 0;
   readonly #sql: Record<string, StatementSync> = {};
   #lengths: { title: Int32Array; summary: Int32Array; sums: Float64Array } | undefined;
   #linkedLobs: ReadonlySet<string> | undefined;
@@ -121,6 +123,7 @@ class SnapshotStore implements StoreIndex {
     private readonly meta: SnapshotMeta,
   ) {
     this.count = Number(meta.get("versions") ?? 0);
+    this.#cache = new Array<PolicyRecord | undefined>(this.count).fill(undefined);
     this.payers = new Map(
       db
         .prepare("SELECT payer_id, display_name FROM payer ORDER BY seq")
@@ -166,7 +169,7 @@ class SnapshotStore implements StoreIndex {
 
   /** The version at a position in policy-id order, made from its row on first read. */
   versionAt(pos: number): PolicyRecord | undefined {
-    const cached = this.#cache.get(pos);
+    const cached = this.#cache[pos];
     if (cached) return cached;
     if (!(pos >= 0 && pos < this.count)) return undefined;
     const row = this.#stmt(`SELECT ${VERSION_COLUMNS} FROM version WHERE seq = ?`).get(
@@ -178,15 +181,27 @@ class SnapshotStore implements StoreIndex {
   }
 
   #remember(pos: number, record: PolicyRecord): PolicyRecord {
-    if (this.#cache.size >= CACHE_SIZE) this.#cache.clear();
-    this.#cache.set(pos, record);
+    if (this.#cached >= CACHE_SIZE) this.#forget();
+    if (!this.#cache[pos]) this.#cached++;
+    this.#cache[pos] = record;
     return record;
   }
 
+  #forget(): void {
+    this.#cache.fill(undefined);
+    this.#cached = 0;
+  }
+
   prefetch(positions: readonly number[]): void {
-    const missing = positions.filter((p) => !this.#cache.has(p));
-    if (missing.length < 2) return;
-    if (this.#cache.size + missing.length > CACHE_SIZE) this.#cache.clear();
+    // Counted first: once the records are kept, a server's request allocates nothing here.
+    const cache = this.#cache;
+    let n = 0;
+    for (let i = 0; i < positions.length; i++) if (!cache[positions[i] as number]) n++;
+    if (n < 2) return;
+    const missing: number[] = [];
+    for (let i = 0; i < positions.length; i++)
+      if (!cache[positions[i] as number]) missing.push(positions[i] as number);
+    if (this.#cached + missing.length > CACHE_SIZE) this.#forget();
     const seqs = this.#seqs();
     const list = JSON.stringify(missing.map((p) => seqs[p]));
     const links = new Map<number, LinkRecord[]>();
@@ -279,15 +294,24 @@ class SnapshotStore implements StoreIndex {
       // LOB); the versions linked to any of them, in any period, are the candidates.
       const { start, positions } = this.#lobLinks();
       const marked = new Uint8Array(this.count);
+      const scope = compileScope(filter);
       for (const lob of this.lobs) {
-        if (!matchesScope([{ lob, from: "", to: null }], filter)) continue;
+        if (!matchesCompiledScope([{ lob, from: "", to: null }], scope)) continue;
         const i = this.#lobSeq.get(lob.lob_id) as number;
         for (let k = start[i] as number; k < (start[i + 1] as number); k++)
           marked[positions[k] as number] = 1;
       }
       tests.push((p) => marked[p] === 1);
     }
-    const keep = (p: number) => tests.every((t) => t(p));
+    // One test (the usual case) called directly: this runs once per version of the snapshot.
+    const [first, second] = tests;
+    const keep =
+      tests.length === 1
+        ? (first as (pos: number) => boolean)
+        : tests.length === 2
+          ? (p: number) =>
+              (first as (pos: number) => boolean)(p) && (second as (pos: number) => boolean)(p)
+          : (p: number) => tests.every((t) => t(p));
     if (within) return within.filter(keep);
     const out: number[] = [];
     for (let p = 0; p < this.count; p++) if (keep(p)) out.push(p);

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { CodeRefFilter, CodeReference, CodeSystem } from "../../../src/contract/index.js";
 import {
   findCodeCandidates,
+  isSettledByCandidates,
   pickFirstFilteredCodeKeys,
   matchesCodeRef,
   matchesCodeRefs,
@@ -182,6 +183,35 @@ describe("matchesCodeRefs (rule Filter 5: any / all)", () => {
           db.policies.forEach((v, i) => {
             if (matchesCodeRefs(v, filter)) expect(candidates.has(i)).toBe(true);
           });
+        },
+      ),
+    );
+  });
+
+  it("findCodeCandidates is exact when no ref lists relationships (property)", () => {
+    // The engine skips the code-link test of such candidates (isSettledByCandidates).
+    const systems: CodeSystem[] = ["CPT", "ICD10CM", "HCPCS", "HCPCS_MODIFIER"];
+    const codes = ["97110", "g4733", "G47.33", "m25.561", "KX", "e0601", "97112", "x"];
+    const relationships = ["COVERS", "DOES_NOT_COVER", "REFERENCES"] as const;
+    const ref = fc.record(
+      {
+        code_system: fc.constantFrom(...systems),
+        codes: fc.array(fc.constantFrom(...codes), { minLength: 1, maxLength: 3 }),
+        relationship: fc.subarray([...relationships]),
+      },
+      { requiredKeys: ["code_system", "codes"] },
+    );
+    fc.assert(
+      fc.property(
+        fc.array(ref, { minLength: 1, maxLength: 3 }),
+        fc.constantFrom("any", "all"),
+        (refs, match) => {
+          const filter: CodeRefFilter = { refs, match: match as "any" | "all" };
+          const settled = refs.every((r) => r.relationship === undefined);
+          expect(isSettledByCandidates(filter)).toBe(settled);
+          if (!settled) return;
+          const matched = db.policies.flatMap((v, i) => (matchesCodeRefs(v, filter) ? [i] : []));
+          expect(findCodeCandidates(db.byCode, filter)).toEqual(matched);
         },
       ),
     );

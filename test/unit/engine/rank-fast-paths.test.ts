@@ -4,6 +4,7 @@ import type { PolicyRecord } from "../../../src/engine/db.js";
 import {
   compareByRelevance,
   rankInIdOrder,
+  rankScored,
   scoreVersions,
   TITLE_WEIGHT,
 } from "../../../src/engine/rank.js";
@@ -97,6 +98,44 @@ describe("rankInIdOrder orders as compareByRelevance does", () => {
         expect(actual(scores)).toEqual(expected(scores));
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe("rankScored's pages equal the full order", () => {
+  // A page far shorter than the scored list takes the top-k selection, not a full sort.
+  const n = 200;
+  const db = rulesDb(
+    Array.from({ length: n }, (_, i) => policy(`k/p${String(i).padStart(3, "0")}/2020-01-01`)),
+  );
+  const positions = db.policies.map((_, i) => i);
+  it("for any page, whole-millionth scores with many ties", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.integer({ min: 1, max: 6 }).map((m) => m / 1e6),
+          { minLength: n, maxLength: n },
+        ),
+        fc.integer({ min: 0, max: n }),
+        fc.integer({ min: 1, max: 30 }),
+        (scores, from, limit) => {
+          const full = rankInIdOrder(db.policies, scores).map((r) => [
+            r.version.policy_id,
+            r.score,
+          ]);
+          const ranked = rankScored(db.policies, positions, {
+            positions: Int32Array.from(positions),
+            scores: Float64Array.from(scores),
+          });
+          const page = ranked.slice(from, from + limit).map((r) => [r.version.policy_id, r.score]);
+          expect(page).toEqual(full.slice(from, from + limit));
+          // A later, longer page from the same list still agrees.
+          expect(ranked.slice(0, from + limit).map((r) => r.version.policy_id)).toEqual(
+            full.slice(0, from + limit).map(([id]) => id),
+          );
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 });

@@ -3,42 +3,11 @@ import os from "node:os";
 import path from "node:path";
 import { execa } from "execa";
 import { describe, expect, it, type TestContext } from "vitest";
-import { BIN, cleanEnv, runCoverage } from "../helpers/cli.js";
+import { runCoverage } from "../helpers/cli.js";
 import { envelope, json, startScripted } from "../helpers/server.js";
+import { onTty, withStderrOnTty } from "../helpers/tty.js";
 
 // Issue 19, item 5: what a person at a terminal sees (the CLI under `script`, a real pty).
-
-/** Runs the CLI under `script`, so stdout and stderr are a terminal of COLUMNS columns. */
-async function onTty(args: string[], env: Record<string, string> = {}) {
-  const command = ["node", BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(" ");
-  const r = await execa("script", ["-qec", command, "/dev/null"], {
-    reject: false,
-    extendEnv: false,
-    env: cleanEnv({ COLUMNS: "100", NO_COLOR: "1", ...env }),
-    stdin: "ignore",
-    timeout: 20_000,
-  });
-  return { ...r, stdout: r.stdout.replace(/\r\n/g, "\n") };
-}
-
-const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
-
-/**
- * Runs the CLI under `script` in a pty of 80x24 (`stty`: a pty without a size reports 0
- * columns), stdout sent to a file: what the terminal shows is then stderr alone.
- */
-async function withStderrOnTty(args: string[], env: Record<string, string> = {}) {
-  const out = path.join(mkdtempSync(path.join(os.tmpdir(), "coverage-pty-")), "stdout");
-  const command = `stty cols 80 rows 24; ${["node", BIN, ...args].map(quote).join(" ")} > ${quote(out)}`;
-  const r = await execa("script", ["-qec", command, "/dev/null"], {
-    reject: false,
-    extendEnv: false,
-    env: cleanEnv({ NO_COLOR: "1", ...env }),
-    stdin: "ignore",
-    timeout: 20_000,
-  });
-  return { exitCode: r.exitCode, terminal: r.stdout, stdout: readFileSync(out, "utf8") };
-}
 
 /** An API that answers every call after `ms` (an empty page). */
 async function slowApi(t: TestContext, ms: number) {

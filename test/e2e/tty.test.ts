@@ -1,25 +1,11 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { policy } from "../helpers/build-db.js";
-import { BIN, cleanEnv } from "../helpers/cli.js";
+import { onTty } from "../helpers/tty.js";
 
 const ESC = "\u001b";
-
-/** Runs the CLI under `script`, so its stdout is a real terminal. */
-async function onTty(args: string[], env: Record<string, string> = {}) {
-  const command = ["node", BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(" ");
-  const r = await execa("script", ["-qec", command, "/dev/null"], {
-    reject: false,
-    extendEnv: false,
-    env: cleanEnv({ COLUMNS: "100", NO_COLOR: "1", ...env }),
-    stdin: "ignore",
-    timeout: 20_000,
-  });
-  return { ...r, stdout: r.stdout.replace(/\r\n/g, "\n") };
-}
 
 describe("on a terminal", () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), "coverage-tty-"));

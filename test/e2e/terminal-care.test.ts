@@ -1,9 +1,9 @@
-import { createReadStream, lstatSync, mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import { lstatSync, mkdtempSync, readFileSync, readdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { execa } from "execa";
 import { describe, expect, it, type TestContext } from "vitest";
 import { runCoverage } from "../helpers/cli.js";
+import { makeFifoReader } from "../helpers/fifo.js";
 import { envelope, json, startScripted } from "../helpers/server.js";
 import { onTty, withStderrOnTty } from "../helpers/tty.js";
 
@@ -150,16 +150,7 @@ describe.concurrent("download -o naming a device or a FIFO", () => {
   });
 
   it("a FIFO gets the bytes, even with --force, and stays a FIFO", async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "coverage-fifo-"));
-    const fifo = path.join(dir, "pipe");
-    await execa("mkfifo", [fifo]);
-    const chunks: Buffer[] = [];
-    const reader = new Promise<void>((resolve, reject) =>
-      createReadStream(fifo)
-        .on("data", (c) => chunks.push(c as Buffer))
-        .on("end", resolve)
-        .on("error", reject),
-    );
+    const { dir, fifo, received } = await makeFifoReader();
     const r = await runCoverage([
       "-q",
       "download",
@@ -168,9 +159,9 @@ describe.concurrent("download -o naming a device or a FIFO", () => {
       fifo,
       "--force",
     ]);
-    await reader;
+    const bytes = await received;
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(Buffer.concat(chunks).subarray(0, 5).toString()).toBe("%PDF-");
+    expect(bytes.subarray(0, 5).toString()).toBe("%PDF-");
     expect(lstatSync(fifo).isFIFO()).toBe(true);
     expect(readdirSync(dir)).toEqual(["pipe"]);
   });

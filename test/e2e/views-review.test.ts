@@ -1,9 +1,8 @@
-import { createReadStream, mkdtempSync, readFileSync } from "node:fs";
-import os from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, runCoverage } from "../helpers/cli.js";
+import { makeFifoReader } from "../helpers/fifo.js";
 import { startServe, type ServeProcess } from "../helpers/server.js";
 
 /**
@@ -169,23 +168,13 @@ describe.concurrent("review of issues 19 and 20, through the built CLI", () => {
   it("download -o FIFO of a binary file (no --force): the reader gets every byte", async () => {
     // The check for a terminal opened the FIFO once and closed it: the waiting reader saw an
     // empty file, and the real write then blocked with no reader left.
-    const dir = mkdtempSync(path.join(os.tmpdir(), "coverage-fifo-"));
-    const fifo = path.join(dir, "pipe");
-    await execa("mkfifo", [fifo]);
-    const chunks: Buffer[] = [];
-    const reader = new Promise<void>((resolve, reject) =>
-      createReadStream(fifo)
-        .on("data", (c) => chunks.push(c as Buffer))
-        .on("end", resolve)
-        .on("error", reject),
-    );
+    const { fifo, received } = await makeFifoReader();
     const r = await runCoverage(["-q", "download", "cms-lcd/L33718/2024-01-01", "-o", fifo]);
     expect(r.exitCode, r.stderr).toBe(0);
-    await reader;
     const file = readFileSync(
       path.join(ROOT, "fixtures", "files", "cms-lcd-L33718-2024-01-01.pdf"),
     );
-    expect(Buffer.concat(chunks).equals(file)).toBe(true);
+    expect((await received).equals(file)).toBe(true);
   });
 
   it("versions and diff: an empty key or a slash too many is a usage error (exit 2)", async () => {

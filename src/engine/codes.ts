@@ -131,13 +131,17 @@ export function matchesCompiledCodeRef(version: PolicyRecord, ref: CompiledCodeR
   );
 }
 
+// A filter's refs compiled, once per request: callers that hold the compiled form pass it.
+const compiledOf = (refs: CodeRefFilter | CompiledCodeRefs): CompiledCodeRefs =>
+  "sharedKeys" in refs ? refs : compileCodeRefs(refs);
+
 /**
  * Whether every version findCodeCandidates returns passes Rule Filter 5: so when no ref lists
  * relationships, for the code index lists every version linking a key, whatever the link's
  * relationship (the candidates are then exactly the matches, and need no second test).
  */
-export function isSettledByCandidates(filter: CodeRefFilter): boolean {
-  return compileCodeRefs(filter).refs.every((ref) => ref.mask === ANY_RELATIONSHIP);
+export function isSettledByCandidates(filter: CodeRefFilter | CompiledCodeRefs): boolean {
+  return compiledOf(filter).refs.every((ref) => ref.mask === ANY_RELATIONSHIP);
 }
 
 /**
@@ -203,10 +207,10 @@ function collectVersions(
  */
 export function findCodeCandidates(
   byCode: Lookup<string, readonly number[]>,
-  filter: CodeRefFilter,
+  filter: CodeRefFilter | CompiledCodeRefs,
   budget: Budget = NO_BUDGET,
 ): number[] {
-  const { all, refs: named } = compileCodeRefs(filter);
+  const { all, refs: named, sharedKeys } = compiledOf(filter);
   // A ref whose relationship list is empty matches nothing: under `all` nothing can match.
   if (all && named.some((ref) => ref.mask === 0)) return [];
   const refs = named.filter((ref) => ref.mask !== 0);
@@ -227,7 +231,6 @@ export function findCodeCandidates(
   // Each ref's versions are those of the keys every ref names (S) and those of its own other
   // keys, so their intersection is S's versions plus the intersection of the others': a code
   // named by every ref is read once, not once per ref.
-  const { sharedKeys } = compileCodeRefs(filter);
   const sized = refs
     .map((ref) => {
       const own = ref.keys.filter((k) => !sharedKeys.has(k));

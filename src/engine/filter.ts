@@ -179,8 +179,8 @@ function findMatching(
     }
     return out;
   };
-  if (filter?.code_refs) {
-    const byCode = findCodeCandidates(db.byCode, filter.code_refs, budget);
+  if (filter?.code_refs && compiled.codeRefs) {
+    const byCode = findCodeCandidates(db.byCode, compiled.codeRefs, budget);
     // A store on disk narrows by its scope and date indexes as well, before reading records.
     const narrowed =
       db.index && (filter.retired != null || filter.effective_date || hasScopeFilter(filter))
@@ -189,7 +189,7 @@ function findMatching(
     db.index?.prefetch(narrowed);
     // Without relationship lists the code index settles Rule Filter 5 by itself: testing each
     // candidate's code links again (tens per version) was a third of such a request.
-    if (!isSettledByCandidates(filter.code_refs)) return keep(narrowed);
+    if (!isSettledByCandidates(compiled.codeRefs)) return keep(narrowed);
     const rest = { ...compiled, codeRefs: null };
     return rest.scope || filter.retired != null || filter.effective_date
       ? keep(narrowed, rest)

@@ -1,6 +1,10 @@
 import {
+  closeSync,
+  fstatSync,
   mkdirSync,
+  openSync,
   readFileSync,
+  readSync,
   readdirSync,
   renameSync,
   rmSync,
@@ -10,7 +14,6 @@ import {
 import { createRequire } from "node:module";
 import path from "node:path";
 import vm from "node:vm";
-import { crc32 } from "node:zlib";
 import type * as Start from "./start.js";
 
 /** What dist/bundle.cjs (built from src/cli/start.ts) exports. */
@@ -75,6 +78,34 @@ const MAX_TAGS = 16;
 // Caches of other bundles (older installs) are removed once this old.
 const STALE_MS = 30 * 24 * 3600 * 1000;
 
+type Crc32 = (data: Uint8Array | string) => number;
+
+/**
+ * zlib's CRC-32. Loading node:zlib (and node:stream under it) for it was ~2 ms of every start;
+ * its native binding is what that module calls, so it is asked directly. process.binding is a
+ * pending deprecation: when those warnings are on, the module is loaded instead, as it would
+ * print one. The binding is gone in some future Node: then the module too.
+ */
+export const crc32: Crc32 = (() => {
+  const env = process.env;
+  const pending =
+    process.execArgv.includes("--pending-deprecation") ||
+    /(^|\s)--pending-deprecation(\s|$)/.test(env.NODE_OPTIONS ?? "") ||
+    env.NODE_PENDING_DEPRECATION === "1";
+  try {
+    const binding = pending
+      ? undefined
+      : (process as unknown as { binding(name: string): { crc32?: unknown } }).binding("zlib");
+    const native = binding?.crc32;
+    if (typeof native === "function")
+      return (data: Uint8Array | string) =>
+        (native as (d: typeof data, v: number) => number)(data, 0) >>> 0;
+  } catch {
+    // No such binding here: the module below.
+  }
+  return (process.getBuiltinModule("node:zlib") as typeof import("node:zlib")).crc32;
+})();
+
 /** The bundle's identity in a cache: its length and CRC-32. */
 function sourceId(source: Buffer): Buffer {
   const id = Buffer.alloc(8);
@@ -129,15 +160,47 @@ function encodeCache({ key, tags, data }: CacheFile, sourceDigest: Buffer): Buff
   return Buffer.concat([MAGIC, header, digestOf(sourceDigest, data), data]);
 }
 
-/** The cache in `file` if this V8 made it from the bundle whose identity is `sourceDigest`. */
-function readCache(file: string, sourceDigest: () => Buffer): CacheFile | undefined {
-  let bytes: Buffer;
+// What a cache's first lines take at most (magic, key, tags): read first, so that a cache made
+// by another V8 (the shipped one, on any Node but the publisher's) costs no read of its data.
+const HEAD_SIZE = 512;
+
+/** The whole of `file` if it starts with this V8's key; undefined if not (or unreadable). */
+function readIfKeyed(file: string): Buffer | undefined {
+  let fd: number;
   try {
-    bytes = readFileSync(file);
+    fd = openSync(file, "r");
   } catch {
     return undefined;
   }
-  if (!bytes.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
+  try {
+    const head = Buffer.allocUnsafe(HEAD_SIZE);
+    const got = readSync(fd, head, 0, HEAD_SIZE, 0);
+    const view = head.subarray(0, got);
+    const expected = Buffer.from(`${codeCacheKey()}\n`);
+    if (!view.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
+    if (!view.subarray(MAGIC.length, MAGIC.length + expected.length).equals(expected))
+      return undefined;
+    const size = fstatSync(fd).size;
+    const bytes = Buffer.allocUnsafe(size);
+    head.copy(bytes, 0, 0, Math.min(got, size));
+    let done = Math.min(got, size);
+    while (done < size) {
+      const n = readSync(fd, bytes, done, size - done, done);
+      if (n === 0) return undefined; // cut short while we read: a rename replaced it, say
+      done += n;
+    }
+    return bytes;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The cache in `file` if this V8 made it from the bundle whose identity is `sourceDigest`. */
+function readCache(file: string, sourceDigest: () => Buffer): CacheFile | undefined {
+  const bytes = readIfKeyed(file);
+  if (bytes === undefined) return undefined;
   const keyEnd = bytes.indexOf(10, MAGIC.length);
   const tagsEnd = keyEnd < 0 ? -1 : bytes.indexOf(10, keyEnd + 1);
   if (tagsEnd < 0 || bytes.length <= tagsEnd + 1 + DIGEST_SIZE) return undefined;

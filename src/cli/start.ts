@@ -1,3 +1,4 @@
+import { compileSchemas } from "../contract/validation.js";
 import { ExitCode } from "../errors.js";
 import { createProgram } from "./program.js";
 import { runCli } from "./run.js";
@@ -7,6 +8,8 @@ export { createProgram, runCli };
 
 /** Runs the CLI as this process: Ctrl-C, a closed stdout, and the exit code. */
 export async function main(argv: string[]): Promise<void> {
+  // A one-shot run parses each schema about once (`serve` turns compiling back on).
+  compileSchemas(false);
   // The one place the process exits: exit codes are mapped by runCli.
   const controller = new AbortController();
   let interrupted = false;

@@ -140,6 +140,16 @@ function toItems(issue: Issue, root: unknown, prefix: Loc): ValidationErrorItem[
 }
 
 /**
+ * Whether zod compiles an object schema into a function on its first parse. A one-shot command
+ * parses each schema about once, and compiling (`new Function`, which no code cache keeps) cost
+ * more than it saved: ~3 ms of a local search. A server parses the same schemas on every
+ * request. Schemas built before a change keep the setting they were built with.
+ */
+export function compileSchemas(enabled: boolean): void {
+  z.config({ jitless: !enabled });
+}
+
+/**
  * `schema.safeParse` (inputs reported), bounded: zod gathers the issues of a nested list by
  * spreading them into one call, which overflows the stack past ~120,000 issues. Such input gets
  * one issue at the root instead of a crash (a 500 from `serve`, exit 1 from the CLI).

@@ -1,3 +1,4 @@
+import { compileSchemas } from "../contract/validation.js";
 import { bundledDatasetPath } from "../dataset/load.js";
 import { openDataset } from "../dataset/open.js";
 import { resolveToday } from "../engine/time.js";
@@ -21,6 +22,9 @@ export interface StartOptions {
 
 /** Loads (or, a snapshot, opens) the dataset and serves it as the API; resolves once listening. */
 export async function startCoverageServer(options: StartOptions): Promise<RunningServer> {
+  // Every request parses the same schemas: compiled on first use, they are faster from then on
+  // (the CLI's one-shot commands turn this off).
+  compileSchemas(true);
   // A snapshot is opened, not loaded: ready at once whatever its size.
   const dataset = await openDataset(options.data ?? bundledDatasetPath());
   const wildcard = options.host === "0.0.0.0" || options.host === "::";

@@ -1,0 +1,22 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { compileSchemas } from "../../../src/contract/validation.js";
+
+// zod compiles an object schema with `new Function` on its first parse unless told not to.
+describe("compileSchemas", () => {
+  afterEach(() => {
+    compileSchemas(true);
+    vi.restoreAllMocks();
+  });
+
+  it.each([
+    { enabled: false, compiles: false },
+    { enabled: true, compiles: true },
+  ])("enabled: $enabled -> compiles a new schema: $compiles", ({ enabled, compiles }) => {
+    compileSchemas(enabled);
+    const spy = vi.spyOn(globalThis, "Function");
+    const schema = z.object({ a: z.string(), b: z.number() });
+    expect(schema.parse({ a: "x", b: 1 })).toEqual({ a: "x", b: 1 });
+    expect(spy.mock.calls.length > 0).toBe(compiles);
+  });
+});

@@ -64,6 +64,31 @@ const tableColumns: Plugin = {
   },
 };
 
+// undici is ~40% of the CLI's code and only HTTP commands run it: it is its own file
+// (dist/undici.cjs, built from src/backend/undici.ts), required when an HTTP command first needs
+// it, so a local command reads, decodes and caches ~400 KB less (~2 ms of its start). It shares
+// no state with the rest of the CLI, so two files change nothing else.
+const undiciApart: Plugin = {
+  name: "undici-apart",
+  setup(build) {
+    // Through a stand-in that requires the file: an import() left in the bundle would fail, as
+    // the bundle runs as a vm.Script (src/cli/load-bundle.ts).
+    build.onResolve({ filter: /[\\/]undici\.js$/ }, (args) =>
+      args.path.startsWith(".") && /[\\/]src[\\/](backend|download)[\\/]/.test(args.importer)
+        ? { path: "undici", namespace: "undici-apart" }
+        : undefined,
+    );
+    build.onResolve({ filter: /^\.\/undici\.cjs$/, namespace: "undici-apart" }, () => ({
+      path: "./undici.cjs",
+      external: true,
+    }));
+    build.onLoad({ filter: /.*/, namespace: "undici-apart" }, () => ({
+      contents: 'module.exports = require("./undici.cjs");',
+      loader: "js",
+    }));
+  },
+};
+
 // The CLI is one CommonJS bundle, compiled with a V8 code cache made at build time
 // (src/cli/load-bundle.ts, scripts/make-code-cache.mjs): Node 20 caches no compiled code for
 // ES modules, and compiling and linking ~30 module chunks was a third of a local search's
@@ -75,6 +100,7 @@ export default defineConfig({
     cli: "src/cli/main.ts",
     bundle: "src/cli/start.ts",
     "load-bundle": "src/cli/load-bundle.ts",
+    undici: "src/backend/undici.ts",
   },
   format: ["cjs"],
   target: "node20",
@@ -98,14 +124,15 @@ export default defineConfig({
   // Dependencies are installed beside us; bundling them would only duplicate them. The
   // ES-module-only ones are loaded through src/import-esm.ts. Bundled all the same, so their
   // code is in the code cache: those on every command's path, zod (its ESM build is ~100
-  // files), commander, cli-table3 with string-width, and the part of undici we use (src/backend/undici.ts).
+  // files), commander, cli-table3 with string-width; the part of undici we use goes to its own
+  // file (see undiciApart).
   external: [
     ...Object.keys(dependencies).filter((name) => !BUNDLED.includes(name)),
     // cli-table3's colours, which we never ask it for.
     "@colors/colors",
   ],
   noExternal: [...BUNDLED, /^undici\/lib\//],
-  esbuildPlugins: [withoutZodLocales, lazyChildProcess, tableColumns],
+  esbuildPlugins: [withoutZodLocales, lazyChildProcess, tableColumns, undiciApart],
   // Keep `node:` in built-in names (tsup would strip them ahead of every plugin, this one too).
   removeNodeProtocol: false,
 

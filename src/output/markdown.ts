@@ -8,9 +8,9 @@ import { measureColumns } from "./text-width.js";
 const SGR = /\u001b\[[0-9;]*m/g;
 // A line's indent and list marker (`  *  `, `  1. `), colour codes allowed in between.
 // eslint-disable-next-line no-control-regex
-const LEAD = /^(?:\u001b\[[0-9;]*m|[ \t])*(?:(?:[*•-]|\d+\.)(?:\u001b\[[0-9;]*m)*[ \t]+)?/;
+const LEAD = /^(?:\u001b\[[0-9;]*m|[ \t])*(?:(?:[*\u2022-]|\d+\.)(?:\u001b\[[0-9;]*m)*[ \t]+)?/;
 // Box-drawing characters: a table marked-terminal already fitted, left as it is.
-const BOX = /[─│┌┐└┘├┤┬┴┼]/;
+const BOX = /[\u2500\u2502\u250c\u2510\u2514\u2518\u251c\u2524\u252c\u2534\u253c]/;
 
 /**
  * Wraps rendered markdown to `width` columns at word boundaries; a list item's continuation lines

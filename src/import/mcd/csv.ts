@@ -50,7 +50,7 @@ export async function readTable(
       // A UTF-8 byte-order mark read as Windows-1252 is "ï»¿": not part of the first name.
       const names = record.map((name) =>
         name
-          .replace(/^(\ufeff|ï»¿)/, "")
+          .replace(/^(\ufeff|\u00ef\u00bb\u00bf)/, "")
           .trim()
           .toLowerCase(),
       );

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { stripMarkup, tokenize } from "../../../src/engine/text.js";
 
@@ -60,5 +61,40 @@ describe("stripMarkup (rule Ordering: markup is not matched)", () => {
     },
   ])("$name", ({ text, expected }) => {
     expect(terms(text)).toEqual(expected);
+  });
+});
+
+describe("tokenize: its ASCII split of plain text gives the Unicode split's terms", () => {
+  const unicodeTerms = (text: string) =>
+    text
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((t) => t.length > 0)
+      .map((t) => t.toLowerCase());
+  // Characters on both sides of the line: ASCII, the punctuation the fast path accepts, and
+  // letters and digits beyond ASCII (Latin-1's ª ² µ º ½ among them) that must take the other.
+  const pieces = fc.constantFrom(
+    ..."aZ09 -_.,;:!?*#`'\"/()[]{}<>\t\n\u0000\u007f".split(""),
+    ..."\u00a0\u00a7\u00ab\u00b0\u00b7\u00bb\u00d7\u2013\u2014\u2019\u201c\u2026\u2022\u2060".split(
+      "",
+    ),
+    ..."\u00aa\u00b2\u00b5\u00ba\u00bd\u00e9\u0130\u0660\u4e2d\u2070\ud83d\ude00".split(""),
+  );
+
+  it("for any mix of such characters", () => {
+    fc.assert(
+      fc.property(fc.array(pieces, { maxLength: 40 }), (chars) => {
+        const text = chars.join("");
+        expect(tokenize(text)).toEqual(unicodeTerms(text));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it.each([
+    ["dash \u2013 and ellipsis\u2026 only", ["dash", "and", "ellipsis", "only"]],
+    ["x\u00b2 stays one term", ["x\u00b2", "stays", "one", "term"]],
+    ["\u00bd dose", ["\u00bd", "dose"]],
+  ])("%j -> %j", (text, expected) => {
+    expect(tokenize(text)).toEqual(expected);
   });
 });

@@ -6,6 +6,7 @@ import {
   readFileSync,
   readSync,
   readdirSync,
+  type Stats,
   renameSync,
   rmSync,
   statSync,
@@ -33,6 +34,8 @@ export interface LoadedBundle {
   script: vm.Script;
   /** The bundle's bytes, as compiled. */
   source: Buffer;
+  /** The bundle file's identity for a user cache (fileId). */
+  fileId: Buffer;
   cache: CodeCacheUse;
 }
 
@@ -107,11 +110,24 @@ export const crc32: Crc32 = (() => {
   return (process.getBuiltinModule("node:zlib") as typeof import("node:zlib")).crc32;
 })();
 
-/** The bundle's identity in a cache: its length and CRC-32. */
+/** The bundle's identity in the shipped cache: its length and CRC-32. */
 function sourceId(source: Buffer): Buffer {
   const id = Buffer.alloc(8);
   id.writeUInt32BE(source.length, 0);
   id.writeUInt32BE(crc32(source), 4);
+  return id;
+}
+
+/**
+ * The bundle's identity in a user cache: its length, and a CRC-32 of where and when it was
+ * written. Any change of the file makes a new one (a rewrite changes its ctime, which nothing
+ * sets back), with no pass over its bytes: CRC-32 of the whole bundle was ~0.7 ms of each start.
+ * The shipped cache cannot use it (an install writes the files anew), so it keeps the CRC.
+ */
+function fileId(stat: Stats): Buffer {
+  const id = Buffer.alloc(8);
+  id.writeUInt32BE(stat.size >>> 0, 0);
+  id.writeUInt32BE(crc32(`${stat.dev}:${stat.ino}:${stat.mtimeMs}:${stat.ctimeMs}`), 4);
   return id;
 }
 
@@ -198,8 +214,8 @@ function readIfKeyed(file: string): Buffer | undefined {
   }
 }
 
-/** The cache in `file` if this V8 made it from the bundle whose identity is `sourceDigest`. */
-function readCache(file: string, sourceDigest: () => Buffer): CacheFile | undefined {
+/** The cache in `file` if this V8 made it from the bundle whose identity is `bundleId`. */
+function readCache(file: string, bundleId: () => Buffer): CacheFile | undefined {
   const bytes = readIfKeyed(file);
   if (bytes === undefined) return undefined;
   const keyEnd = bytes.indexOf(10, MAGIC.length);
@@ -209,7 +225,7 @@ function readCache(file: string, sourceDigest: () => Buffer): CacheFile | undefi
   if (key !== codeCacheKey()) return undefined;
   const data = bytes.subarray(tagsEnd + 1 + DIGEST_SIZE);
   const digest = bytes.subarray(tagsEnd + 1, tagsEnd + 1 + DIGEST_SIZE);
-  if (!digestOf(sourceDigest(), data).equals(digest)) return undefined;
+  if (!digestOf(bundleId(), data).equals(digest)) return undefined;
   const tags = bytes.toString("utf8", keyEnd + 1, tagsEnd);
   return { key, tags: tags === "" ? [] : tags.split(","), data };
 }
@@ -223,9 +239,9 @@ function decodeSource(source: Buffer): string {
   return source.toString(isAscii(source) ? "latin1" : "utf8");
 }
 
-/** The user cache's file name for this V8 and this bundle. */
-function userCacheName(sourceDigest: Buffer): string {
-  return `bundle-${codeCacheKey()}-${sourceDigest.toString("hex")}.cache`;
+/** The user cache's file name for this V8 and this bundle file. */
+function userCacheName(bundleId: Buffer): string {
+  return `bundle-${codeCacheKey()}-${bundleId.toString("hex")}.cache`;
 }
 
 /** Writes `bytes` to `file` through a temporary file and a rename: never a partial cache. */
@@ -267,7 +283,16 @@ export function loadBundle(
   // compiling the CLI's modules is a third of a local search's start: a script can take V8's
   // code cache, a module cannot.
   const file = path.join(dir, BUNDLE);
-  const source = readFileSync(file);
+  // The identity and the bytes of one file, whatever replaces it meanwhile.
+  const fd = openSync(file, "r");
+  let source: Buffer;
+  let userId: Buffer;
+  try {
+    userId = fileId(fstatSync(fd));
+    source = readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
   let digest: Buffer | undefined;
   const sourceDigest = () => (digest ??= sourceId(source));
 
@@ -280,7 +305,7 @@ export function loadBundle(
     else {
       userDir = cacheDir?.();
       cached = userDir
-        ? readCache(path.join(userDir, userCacheName(sourceDigest())), sourceDigest)
+        ? readCache(path.join(userDir, userCacheName(userId)), () => userId)
         : undefined;
       if (cached) from = "user";
     }
@@ -293,7 +318,7 @@ export function loadBundle(
     from,
     rejected: cached !== undefined && script.cachedDataRejected === true,
   };
-  const loaded = { bundle: {} as Bundle, script, source, cache };
+  const loaded = { bundle: {} as Bundle, script, source, fileId: userId, cache };
 
   if (useCache) {
     // The shipped cache is left as it is; a user cache is (re)written when there was none, V8
@@ -325,7 +350,7 @@ export function loadBundle(
 function saveUserCache(loaded: LoadedBundle, dir: string, tags: string[]): string | undefined {
   try {
     mkdirSync(dir, { recursive: true });
-    const digest = sourceId(loaded.source);
+    const digest = loaded.fileId;
     const name = userCacheName(digest);
     const file = path.join(dir, name);
     const data = loaded.script.createCachedData();

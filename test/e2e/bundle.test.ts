@@ -187,9 +187,11 @@ describe("the built CLI: one script compiled with V8's code cache", () => {
     // itself loads without us is allowed.
     const baseline = new Set(await modulesOf(["-e", "0"]));
     // child_process: commander's, behind a stand-in (tsup.config.ts). The ESM loader: the shim
-    // is CommonJS (bin/package.json). HTTP: only the HTTP backend, downloads and serve.
+    // is CommonJS (bin/package.json). HTTP: only the HTTP backend, downloads and serve. zlib:
+    // the code cache's CRC-32 comes from its binding (src/cli/load-bundle.ts).
     for (const name of [
       "child_process",
+      "zlib",
       "http",
       "https",
       "internal/modules/esm/module_job",
@@ -260,6 +262,25 @@ describe("the built CLI: one script compiled with V8's code cache", () => {
         },
       );
     }
+
+    it("a bundle rewritten after its cache was made (same length) runs as changed", async () => {
+      // A user cache knows its bundle by the file (size, inode, times), not by its bytes.
+      const { root, run } = copyInstall("coverage-user-stale-");
+      rmSync(path.join(root, "dist", "bundle.cache"));
+      const env = { ...DEBUG, COVERAGE_CODE_CACHE_DIR: path.join(root, "cache") };
+      const job = ["--local", "search", "--json"];
+      expect(reportOf((await run(job, { env })).stderr)).toMatchObject({ from: "none" });
+      expect(reportOf((await run(job, { env })).stderr)).toMatchObject({ from: "user" });
+      const bundle = path.join(root, "dist", "bundle.cjs");
+      const source = readFileSync(bundle, "utf8");
+      writeFileSync(
+        bundle,
+        source.replace("slicePage(items,limit=20,", "slicePage(items,limit=30,"),
+      );
+      const r = await run(job, { env });
+      expect(reportOf(r.stderr)).toMatchObject({ from: "none" });
+      expect((JSON.parse(r.stdout) as { data: unknown[] }).data).toHaveLength(30);
+    });
 
     it("writing one removes other bundles' caches untouched for 30 days, and nothing else", async () => {
       const { root, run } = copyInstall("coverage-cache-stale-");

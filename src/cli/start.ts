@@ -2,6 +2,7 @@ import { compileSchemas } from "../contract/validation.js";
 import { ExitCode } from "../errors.js";
 import { createProgram } from "./program.js";
 import { runCli } from "./run.js";
+import { createOutput } from "./std-output.js";
 
 // createProgram: the build renders every command's help with it (scripts/make-code-cache.mjs).
 export { createProgram, runCli };
@@ -24,14 +25,16 @@ export async function main(argv: string[]): Promise<void> {
     // Commands clean up on abort; if one does not finish promptly, leave anyway.
     setTimeout(leave, 3000).unref();
   });
-  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+  const onStdoutError = (err: NodeJS.ErrnoException) => {
     // A download stopped by SIGTERM or SIGHUP has set its own code (143, 129) already.
     if (err.code === "EPIPE")
       process.exit(interrupted ? ExitCode.interrupted : Number(process.exitCode ?? ExitCode.ok));
-  });
+  };
 
   const code = await runCli(argv, {
     env: process.env,
+    stdout: createOutput(1, () => process.stdout.on("error", onStdoutError)),
+    stderr: createOutput(2, () => process.stderr),
     signal: controller.signal,
     completed: () => (completed = true),
   });

@@ -2,30 +2,37 @@ import { fstatSync, statSync, writeSync } from "node:fs";
 
 type Callback = (err?: Error | null) => void;
 
-/** True when `fd` is a file, a pipe, a socket or /dev/null: somewhere write(2) just writes. */
-function isPlainOutput(fd: number): boolean {
-  if (process.platform === "win32") return false;
+/**
+ * What `fd` is, for writing to it: `direct`, a file or /dev/null, where write(2) never waits on
+ * anyone; `deferred`, a pipe or a socket, which is no terminal, but whose reader may stop
+ * reading (so only Node's stream, which queues and keeps the event loop, signals included,
+ * running, writes there); `stream` for the rest (terminals first of all).
+ */
+function classifyOutput(fd: number): "direct" | "deferred" | "stream" {
+  if (process.platform === "win32") return "stream";
   try {
     const out = fstatSync(fd);
-    if (out.isFile() || out.isFIFO() || out.isSocket()) return true;
+    if (out.isFile()) return "direct";
+    if (out.isFIFO() || out.isSocket()) return "deferred";
     // Terminals are character devices too: only /dev/null among them.
-    return out.isCharacterDevice() && out.rdev === statSync("/dev/null").rdev;
+    if (out.isCharacterDevice() && out.rdev === statSync("/dev/null").rdev) return "direct";
   } catch {
-    return false; // not open at all: Node's own stream says what it says
+    // Not open at all: Node's own stream says what it says.
   }
+  return "stream";
 }
 
 /**
- * Standard output or error (`fd` 1 or 2) for a run. On a file, a pipe, a socket or /dev/null,
- * text goes to the descriptor with write(2) at once: setting up process.stdout or stderr loads
- * Node's streams (node:net too, for a pipe), 1.5-2.6 ms each of a one-shot command that never
- * needed them. Anything else asked of it (events, pipe(), end()...) is the real stream's, made
- * by `open`, which from then on takes every write, so nothing is reordered. A write that fails
- * (a full non-blocking pipe, a reader gone, a full disk) is handed to the real stream as well,
- * which does about it what it always did.
+ * Standard output or error (`fd` 1 or 2) for a run, made by `open` (process.stdout or stderr)
+ * only when something needs it: setting one up loads Node's streams (node:net too, for a pipe),
+ * 1.5-2.6 ms each of a one-shot command that may never write there. Whether it is a terminal
+ * and how wide it is are answered without it. On a file or /dev/null, writes go to the
+ * descriptor with write(2) at once; anything else (events, pipe(), end(), a write that fails)
+ * goes to the real stream, which from then on takes every write, so nothing is reordered.
  */
 export function createOutput(fd: 1 | 2, open: () => NodeJS.WriteStream): NodeJS.WritableStream {
-  if (!isPlainOutput(fd)) return open();
+  const kind = classifyOutput(fd);
+  if (kind === "stream") return open();
   let real: NodeJS.WriteStream | undefined;
   const stream = (): NodeJS.WriteStream => (real ??= open());
   const write = (
@@ -35,12 +42,13 @@ export function createOutput(fd: 1 | 2, open: () => NodeJS.WriteStream): NodeJS.
   ): boolean => {
     const cb = typeof encoding === "function" ? encoding : callback;
     const enc = typeof encoding === "string" ? encoding : undefined;
-    if (real) return real.write(chunk, enc ?? "utf8", cb);
+    if (real || kind === "deferred") return stream().write(chunk, enc ?? "utf8", cb);
     const bytes = typeof chunk === "string" ? Buffer.from(chunk, enc) : chunk;
     let done = 0;
     try {
       while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
     } catch {
+      // A full disk, say: the stream reports it as it always did.
       return stream().write(bytes.subarray(done), cb);
     }
     if (cb) process.nextTick(cb);
@@ -49,7 +57,6 @@ export function createOutput(fd: 1 | 2, open: () => NodeJS.WriteStream): NodeJS.
   return new Proxy({} as NodeJS.WritableStream, {
     get(_, key) {
       if (key === "write") return write;
-      // What a caller asks to tell a terminal from the rest: the answer needs no stream.
       if (!real && key === "isTTY") return false;
       if (!real && key === "columns") return undefined;
       const target = stream();

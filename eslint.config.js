@@ -21,6 +21,11 @@ export default tseslint.config(
           selector: "CallExpression[callee.object.name='process'][callee.property.name='exit']",
           message: "Exit codes are mapped in src/cli/start.ts only.",
         },
+        {
+          selector: "ImportDeclaration[source.value='zod'] > ImportSpecifier[imported.name='z']",
+          message:
+            'Write `import * as z from "zod"`: the `z` export is a namespace object that keeps all of zod in the bundle.',
+        },
       ],
     },
   },

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { isRealDate } from "../contract/index.js";
 import type { Profile } from "../config/keys.js";
 import { UsageError } from "../errors.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { lazySchema } from "../contract/lazy.js";
 
 // Built on first use: every run loads this module (it reads the profile), few validate one.

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { compileSchemas } from "../../../src/contract/validation.js";
 
 // zod compiles an object schema with `new Function` on its first parse unless told not to.

@@ -98,3 +98,20 @@ describe("tokenize: its ASCII split of plain text gives the Unicode split's term
     expect(tokenize(text)).toEqual(expected);
   });
 });
+
+describe("the entity pattern matches what its case-insensitive form did", () => {
+  // stripMarkup's ENTITY spells both cases out instead of /i (no ICU case tables to compile).
+  const caseless = /&(#\d+|#x[0-9a-f]+|[a-z]+);/gi;
+  const spelled = /&(#\d+|#[xX][0-9a-fA-F]+|[a-zA-Z]+);/g;
+  const pieces = fc.constantFrom(..."&#;xXaAfFgGzZ09 \u0131\u017f\u212a\u00e9".split(""));
+
+  it("on any mix of entity characters and look-alikes (dotless i, long s, Kelvin)", () => {
+    fc.assert(
+      fc.property(fc.array(pieces, { maxLength: 30 }), (chars) => {
+        const text = chars.join("");
+        expect(text.match(spelled)).toEqual(text.match(caseless));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});

@@ -26,6 +26,7 @@ import {
   scoreVersions,
   type RankedList,
 } from "./rank.js";
+import type { RankedCache } from "./ranked-cache.js";
 import { buildApplicability, buildCodeGroups, toPolicyItem } from "./shape.js";
 import { getTextIndex, hasTextIndex } from "./text-index.js";
 import { tokenize } from "./text.js";
@@ -210,15 +211,25 @@ function findMatching(
   return keep(db.policies.keys());
 }
 
-/** `POST /v1/policies/filter` over the dataset: filter, rank or sort, page, shape. */
+/**
+ * `POST /v1/policies/filter` over the dataset: filter, rank or sort, page, shape. With a
+ * `cache` (a server's, for this db only), the filtered and ranked list is kept for the next
+ * request with the same filter, sort and today, whatever its page and includes.
+ */
 export function filterPolicies(
   db: Db,
   request: FilterRequest,
   today: string,
   budget: Budget = NO_BUDGET,
+  cache?: RankedCache,
 ): Envelope<Policy> {
   const filter = request.policies;
-  const ranked = sortVersions(db, findMatching(db, filter, today, budget), request, budget);
+  const key = cache ? cache.keyOf(request, today) : "";
+  let ranked = cache?.get(key);
+  if (!ranked) {
+    ranked = sortVersions(db, findMatching(db, filter, today, budget), request, budget);
+    cache?.set(key, ranked);
+  }
   const page = slicePage(ranked, request.limit, request.offset);
   return {
     ...page,

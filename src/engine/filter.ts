@@ -26,7 +26,7 @@ import {
   scoreVersions,
   type RankedList,
 } from "./rank.js";
-import type { RankedCache } from "./ranked-cache.js";
+import type { FilterCache } from "./filter-cache.js";
 import { buildApplicability, buildCodeGroups, toPolicyItem } from "./shape.js";
 import { getTextIndex, hasTextIndex } from "./text-index.js";
 import { tokenize } from "./text.js";
@@ -214,14 +214,15 @@ function findMatching(
 /**
  * `POST /v1/policies/filter` over the dataset: filter, rank or sort, page, shape. With a
  * `cache` (a server's, for this db only), the filtered and ranked list is kept for the next
- * request with the same filter, sort and today, whatever its page and includes.
+ * request with the same filter, sort and today, whatever its page and includes, and so are the
+ * code groups of the versions shaped.
  */
 export function filterPolicies(
   db: Db,
   request: FilterRequest,
   today: string,
   budget: Budget = NO_BUDGET,
-  cache?: RankedCache,
+  cache?: FilterCache,
 ): Envelope<Policy> {
   const filter = request.policies;
   const key = cache ? cache.keyOf(request, today) : "";
@@ -239,7 +240,10 @@ export function filterPolicies(
         applicability: request.include_applicability
           ? buildApplicability(selectLinks(version, filter, today))
           : null,
-        code_groups: request.include_code_groups ? buildCodeGroups(db, version) : null,
+        code_groups: request.include_code_groups
+          ? (cache?.codeGroups(version, (v) => buildCodeGroups(db, v)) ??
+            buildCodeGroups(db, version))
+          : null,
       }),
     ),
   };

@@ -18,7 +18,7 @@ import type { Db, PolicyRecord } from "./db.js";
 import { buildPolicyDetail } from "./detail.js";
 import { buildDownloadLink, findStoredFile } from "./download.js";
 import { filterPolicies } from "./filter.js";
-import type { RankedCache } from "./ranked-cache.js";
+import type { FilterCache } from "./filter-cache.js";
 import { listUpdates } from "./updates.js";
 
 export interface EngineContext {
@@ -31,7 +31,7 @@ export interface EngineContext {
   /** The request's time budget (`coverage serve`); none in-process. */
   budget?: Budget;
   /** A server's memo of filtered and ranked lists, for `db` only (it never changes while open). */
-  rankedCache?: RankedCache;
+  filterCache?: FilterCache;
 }
 
 export const NOT_FOUND = { detail: "Policy not found" };
@@ -123,7 +123,7 @@ function answerApiRequest(ctx: EngineContext, req: ApiRequest): ApiResponse {
     const body = req.body === undefined ? {} : req.body;
     const parsed = parseWith(FilterRequest, body, "body", req.bodyAsWritten ?? body);
     return parsed.ok
-      ? ok(filterPolicies(db, parsed.value, today, ctx.budget, ctx.rankedCache))
+      ? ok(filterPolicies(db, parsed.value, today, ctx.budget, ctx.filterCache))
       : parsed.response;
   }
   if (req.method !== "GET") return { status: 405, body: { detail: "Method Not Allowed" } };

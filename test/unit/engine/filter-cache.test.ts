@@ -1,14 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { FilterRequest } from "../../../src/contract/index.js";
-import type { Db } from "../../../src/engine/db.js";
+import type { Db, PolicyRecord } from "../../../src/engine/db.js";
 import { filterPolicies } from "../../../src/engine/filter.js";
-import { RankedCache } from "../../../src/engine/ranked-cache.js";
+import { FilterCache } from "../../../src/engine/filter-cache.js";
 import type { RankedList } from "../../../src/engine/rank.js";
 import { handleApiRequest } from "../../../src/engine/router.js";
 import { code, LOBS, link, policy, rulesDb } from "./rules-fixture.js";
 
-// A server keeps a filter's ranked list (RankedCache): the next page of the same filter, or the
+// A server keeps a filter's ranked list (FilterCache): the next page of the same filter, or the
 // same filter from another client, reads the page's versions only. Held without clocks: the
 // db's version list counts its element reads.
 
@@ -40,11 +40,11 @@ function countedDb(reads: { n: number }): Db {
 
 const list = (length: number): RankedList => ({ length, slice: () => [] });
 
-describe("RankedCache", () => {
+describe("FilterCache", () => {
   it("answers the next page of a filter from the kept list, reading only that page", () => {
     const reads = { n: 0 };
     const db = countedDb(reads);
-    const cache = new RankedCache();
+    const cache = new FilterCache();
     const filter = { policies: { states: ["CA", "TX"], retired: false } } satisfies FilterRequest;
     const first = filterPolicies(db, { ...filter, limit: 5 }, "2026-06-01", undefined, cache);
     expect(first.data).toHaveLength(5);
@@ -57,8 +57,45 @@ describe("RankedCache", () => {
     expect(second).toEqual(filterPolicies(base, next, "2026-06-01"));
   });
 
+  it("keeps the code groups of the versions it shaped: a page again reads no catalogue entry", () => {
+    const gets = { n: 0 };
+    const catalogue = {
+      get: (key: string) => (gets.n++, base.catalogue.get(key)),
+      has: (key: string) => base.catalogue.has(key),
+      size: base.catalogue.size,
+    };
+    const db: Db = { ...base, catalogue };
+    const cache = new FilterCache();
+    const request: FilterRequest = { policies: { q: "knee" }, include_code_groups: true, limit: 4 };
+    const first = filterPolicies(db, request, "2026-06-01", undefined, cache);
+    expect(gets.n).toBeGreaterThanOrEqual(4 * 2);
+    gets.n = 0;
+    const again = filterPolicies(
+      db,
+      { ...request, include_applicability: true },
+      "2026-06-01",
+      undefined,
+      cache,
+    );
+    expect(gets.n).toBe(0);
+    expect(again).toEqual(
+      filterPolicies(base, { ...request, include_applicability: true }, "2026-06-01"),
+    );
+    expect(first).toEqual(filterPolicies(base, request, "2026-06-01"));
+  });
+
+  it("keeps the code groups of at most maxGroups versions, least recently used out first", () => {
+    const cache = new FilterCache(64, 200_000, 2);
+    const [a, b, c] = base.policies as [PolicyRecord, PolicyRecord, PolicyRecord];
+    const built: string[] = [];
+    const build = (v: PolicyRecord) => (built.push(v.policy_id), []);
+    for (const v of [a, b, a, c, a, b]) cache.codeGroups(v, build);
+    // a, b built; a kept; c built (b out); a kept; b built again (c out).
+    expect(built).toEqual([a.policy_id, b.policy_id, c.policy_id, b.policy_id]);
+  });
+
   it("keys on the filter, the sort and today, not on the page or the includes", () => {
-    const cache = new RankedCache();
+    const cache = new FilterCache();
     const today = "2026-06-01";
     const a: FilterRequest = { policies: { q: "knee" }, limit: 3 };
     cache.set(cache.keyOf(a, today), list(1));
@@ -70,7 +107,7 @@ describe("RankedCache", () => {
   });
 
   it("keeps at most maxLists lists and maxEntries entries, least recently used out first", () => {
-    const cache = new RankedCache(3, 100);
+    const cache = new FilterCache(3, 100);
     for (const k of ["a", "b", "c"]) cache.set(k, list(10));
     cache.get("a");
     cache.set("d", list(10));
@@ -131,13 +168,13 @@ describe("RankedCache", () => {
     });
     fc.assert(
       fc.property(asked, (requests) => {
-        const cache = new RankedCache(4, 200);
+        const cache = new FilterCache(4, 200);
         // Each body twice, so the second is answered from the kept list when still there.
         for (const [b, today] of [...requests, ...requests]) {
           const req = { method: "POST" as const, path: "/v1/policies/filter", query: [], body: b };
           const plain = handleApiRequest({ db: base, today, linkFor: () => "" }, req);
           const cached = handleApiRequest(
-            { db: base, today, linkFor: () => "", rankedCache: cache },
+            { db: base, today, linkFor: () => "", filterCache: cache },
             req,
           );
           expect(JSON.stringify(cached)).toBe(JSON.stringify(plain));

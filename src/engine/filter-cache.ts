@@ -1,22 +1,46 @@
-import type { FilterRequest } from "../contract/index.js";
+import type { CodeGroup, FilterRequest } from "../contract/index.js";
+import type { PolicyRecord } from "./db.js";
 import type { RankedList } from "./rank.js";
 
 /**
- * A server's memo of ranked lists (the matching versions of a filter in the request's order),
- * for a dataset that never changes while it is open. Filtering and ranking cost grows with the
- * matches; a page of them costs its own length: the next page of a query, or the same query
- * from another client, then costs the page only. Bounded by entries and by the entries' total
- * length, least recently used first out.
+ * A server's memo for the filter endpoint, over a dataset that never changes while it is open.
+ * Ranked lists (the matching versions of a filter in the request's order): filtering and ranking
+ * cost grows with the matches, a page with its own length, so the next page of a query, or the
+ * same query from another client, costs the page only. And the code groups of the versions
+ * shaped lately (a version's groups are a few hundred codes, with their descriptions, to sort
+ * and group). Each bounded, least recently used first out.
  */
-export class RankedCache {
+export class FilterCache {
   readonly #lists = new Map<string, RankedList>();
   #held = 0;
+  readonly #groups = new Map<PolicyRecord, CodeGroup[]>();
 
   constructor(
     readonly maxLists = 64,
     /** Sum of the kept lists' lengths (a list is an array of up to that many entries). */
     readonly maxEntries = 200_000,
+    /** Versions whose code groups are kept. */
+    readonly maxGroups = 1_000,
   ) {}
+
+  /**
+   * The code groups of `version`, made by `build` unless kept. They are shared between answers:
+   * an answer is serialised as it is, never changed.
+   */
+  codeGroups(version: PolicyRecord, build: (version: PolicyRecord) => CodeGroup[]): CodeGroup[] {
+    let groups = this.#groups.get(version);
+    if (groups) {
+      this.#groups.delete(version);
+    } else {
+      groups = build(version);
+      if (this.#groups.size >= this.maxGroups) {
+        const oldest = this.#groups.keys().next();
+        if (!oldest.done) this.#groups.delete(oldest.value);
+      }
+    }
+    this.#groups.set(version, groups);
+    return groups;
+  }
 
   /** What a list depends on besides the dataset: the filter, the sort and "today". */
   keyOf(request: FilterRequest, today: string): string {

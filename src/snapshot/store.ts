@@ -101,6 +101,36 @@ interface Posting {
   summaryCounts: Int32Array;
 }
 
+/** A `YYYY-MM-DD` day's number, or null for anything else (then no bound is drawn from it). */
+function exactDayNumber(date: string | null | undefined): number | null {
+  if (date == null || !/^\d{4}-\d{2}-\d{2}$/.test(date)) return null;
+  const day = dayNumber(date);
+  // A day that does not exist (2026-02-30) orders as a string, not as the day it rolls over to.
+  return new Date(day * 86_400_000).toISOString().slice(0, 10) === date ? day : null;
+}
+
+/**
+ * Rule Filter 3 over a link's period as day numbers: whether the scope filters may test the
+ * link (windowed, all-time for `retired: true`, else current as of today); null when every link
+ * may be. Never narrower than the rule: a bound it cannot read is left out.
+ */
+function linkSelector(
+  filter: PolicyFilter,
+  today: string,
+): ((from: number, to: number) => boolean) | null {
+  const window = filter.effective_date;
+  if (window) {
+    const start = exactDayNumber(window.start);
+    const end = exactDayNumber(window.end);
+    if (start === null && end === null) return null;
+    return (from, to) =>
+      (start === null || to === OPEN_END || to > start) && (end === null || from <= end);
+  }
+  if (filter.retired === true) return null;
+  const day = exactDayNumber(today);
+  return day === null ? null : (_from, to) => to === OPEN_END || to > day;
+}
+
 class SnapshotStore implements StoreIndex {
   readonly count: number;
   readonly lobs: LobRecord[];
@@ -114,6 +144,7 @@ class SnapshotStore implements StoreIndex {
   #linkedLobs: ReadonlySet<string> | undefined;
   #dayArrays: { from: Int32Array; to: Int32Array } | undefined;
   #lobArrays: { start: Int32Array; positions: Int32Array } | undefined;
+  #linkArrays: { start: Int32Array; days: Int32Array } | null | undefined;
   readonly #lobSeq = new Map<string, number>();
   #posOfSeq: Int32Array | undefined;
   #seqOfPos: Int32Array | undefined;
@@ -271,7 +302,7 @@ class SnapshotStore implements StoreIndex {
 
   findCandidates(
     filter: PolicyFilter,
-    _today: string,
+    today: string,
     within?: readonly number[],
   ): readonly number[] {
     const tests: Array<(pos: number) => boolean> = [];
@@ -291,15 +322,24 @@ class SnapshotStore implements StoreIndex {
     }
     if (hasScopeFilter(filter)) {
       // The LOBs that one link could satisfy the scope fields with (rule Filter 4 decides, per
-      // LOB); the versions linked to any of them, in any period, are the candidates.
+      // LOB); the versions with a link to one of them that rule Filter 3 could select are the
+      // candidates (in any period, from a snapshot that does not store the links' periods).
       const { start, positions } = this.#lobLinks();
+      const links = this.#linkPeriods();
+      const selects = links ? linkSelector(filter, today) : null;
       const marked = new Uint8Array(this.count);
       const scope = compileScope(filter);
       for (const lob of this.lobs) {
         if (!matchesCompiledScope([{ lob, from: "", to: null }], scope)) continue;
         const i = this.#lobSeq.get(lob.lob_id) as number;
-        for (let k = start[i] as number; k < (start[i + 1] as number); k++)
-          marked[positions[k] as number] = 1;
+        if (links && selects) {
+          const { start: first, days } = links;
+          for (let k = 3 * (first[i] as number); k < 3 * (first[i + 1] as number); k += 3)
+            if (selects(days[k + 1] as number, days[k + 2] as number))
+              marked[days[k] as number] = 1;
+        } else
+          for (let k = start[i] as number; k < (start[i + 1] as number); k++)
+            marked[positions[k] as number] = 1;
       }
       tests.push((p) => marked[p] === 1);
     }
@@ -334,6 +374,26 @@ class SnapshotStore implements StoreIndex {
       this.#lobArrays = { start, positions: int32s(this.meta.get("lob_positions"), total) };
     }
     return this.#lobArrays;
+  }
+
+  /**
+   * Each LOB's links with their periods: LOB `seq` i's links are triples (position, from day,
+   * to day) `3 * start[i]` up to `3 * start[i + 1]` of `days`. Null in a snapshot written
+   * before they were stored.
+   */
+  #linkPeriods(): { start: Int32Array; days: Int32Array } | null {
+    if (this.#linkArrays === undefined) {
+      const startBlob = this.meta.get("link_start");
+      const daysBlob = this.meta.get("link_days");
+      if (!(startBlob instanceof Uint8Array) || !(daysBlob instanceof Uint8Array)) {
+        this.#linkArrays = null;
+      } else {
+        const start = int32s(startBlob, this.#lobSeq.size + 1);
+        const total = start[this.#lobSeq.size] as number;
+        this.#linkArrays = { start, days: int32s(daysBlob, 3 * total) };
+      }
+    }
+    return this.#linkArrays;
   }
 
   listLinkedLobIds(): ReadonlySet<string> {

@@ -305,57 +305,56 @@ class SnapshotStore implements StoreIndex {
     today: string,
     within?: readonly number[],
   ): readonly number[] {
-    const tests: Array<(pos: number) => boolean> = [];
     const window = filter.effective_date;
-    if (filter.retired != null || window) {
-      const { from, to } = this.#days();
-      const retired = filter.retired;
-      const start = window?.start != null ? dayNumber(window.start) : null;
-      const end = window?.end != null ? dayNumber(window.end) : null;
-      tests.push((p) => {
-        const t = to[p] as number;
-        if (retired === true && t === OPEN_END) return false;
-        if (retired === false && t !== OPEN_END) return false;
-        if (start !== null && t !== OPEN_END && !(t > start)) return false;
-        return end === null || (from[p] as number) <= end;
-      });
-    }
-    if (hasScopeFilter(filter)) {
-      // The LOBs that one link could satisfy the scope fields with (rule Filter 4 decides, per
-      // LOB); the versions with a link to one of them that rule Filter 3 could select are the
-      // candidates (in any period, from a snapshot that does not store the links' periods).
-      const { start, positions } = this.#lobLinks();
-      const links = this.#linkPeriods();
-      const selects = links ? linkSelector(filter, today) : null;
-      const marked = new Uint8Array(this.count);
-      const scope = compileScope(filter);
-      for (const lob of this.lobs) {
-        if (!matchesCompiledScope([{ lob, from: "", to: null }], scope)) continue;
-        const i = this.#lobSeq.get(lob.lob_id) as number;
-        if (links && selects) {
-          const { start: first, days } = links;
-          for (let k = 3 * (first[i] as number); k < 3 * (first[i + 1] as number); k += 3)
-            if (selects(days[k + 1] as number, days[k + 2] as number))
-              marked[days[k] as number] = 1;
-        } else
-          for (let k = start[i] as number; k < (start[i + 1] as number); k++)
-            marked[positions[k] as number] = 1;
-      }
-      tests.push((p) => marked[p] === 1);
-    }
-    // One test (the usual case) called directly: this runs once per version of the snapshot.
-    const [first, second] = tests;
-    const keep =
-      tests.length === 1
-        ? (first as (pos: number) => boolean)
-        : tests.length === 2
-          ? (p: number) =>
-              (first as (pos: number) => boolean)(p) && (second as (pos: number) => boolean)(p)
-          : (p: number) => tests.every((t) => t(p));
-    if (within) return within.filter(keep);
+    const retired = filter.retired;
+    const dated = retired != null || Boolean(window);
+    // A bound not read as a day is left out: the candidates stay a superset.
+    const start = exactDayNumber(window?.start) ?? -OPEN_END;
+    const end = exactDayNumber(window?.end) ?? OPEN_END;
+    const { from, to } = dated ? this.#days() : { from: new Int32Array(0), to: new Int32Array(0) };
+    const marked = hasScopeFilter(filter) ? this.#markScope(filter, today) : null;
+    // Rules Filter 1 and 2 on the day numbers, and the scope marks: in one loop, no call per
+    // position (this runs once per version of the snapshot when no code narrows first).
     const out: number[] = [];
-    for (let p = 0; p < this.count; p++) if (keep(p)) out.push(p);
+    const n = within ? within.length : this.count;
+    for (let i = 0; i < n; i++) {
+      const p = within ? (within[i] as number) : i;
+      if (marked !== null && marked[p] !== 1) continue;
+      if (dated) {
+        const t = to[p] as number;
+        if (retired === true ? t === OPEN_END : retired === false && t !== OPEN_END) continue;
+        if (t !== OPEN_END && !(t > start)) continue;
+        if ((from[p] as number) > end) continue;
+      }
+      out.push(p);
+    }
     return out;
+  }
+
+  /**
+   * The versions a scope filter can keep, marked by position. The LOBs that one link could
+   * satisfy the scope fields with (rule Filter 4 decides, per LOB); the versions with a link to
+   * one of them that rule Filter 3 could select (in any period, from a snapshot that does not
+   * store the links' periods).
+   */
+  #markScope(filter: PolicyFilter, today: string): Uint8Array {
+    const { start, positions } = this.#lobLinks();
+    const links = this.#linkPeriods();
+    const selects = links ? linkSelector(filter, today) : null;
+    const marked = new Uint8Array(this.count);
+    const scope = compileScope(filter);
+    for (const lob of this.lobs) {
+      if (!matchesCompiledScope([{ lob, from: "", to: null }], scope)) continue;
+      const i = this.#lobSeq.get(lob.lob_id) as number;
+      if (links && selects) {
+        const { start: first, days } = links;
+        for (let k = 3 * (first[i] as number); k < 3 * (first[i + 1] as number); k += 3)
+          if (selects(days[k + 1] as number, days[k + 2] as number)) marked[days[k] as number] = 1;
+      } else
+        for (let k = start[i] as number; k < (start[i + 1] as number); k++)
+          marked[positions[k] as number] = 1;
+    }
+    return marked;
   }
 
   /** Each version's dates as day numbers, by position (stored at build time). */

@@ -20,7 +20,7 @@ import { slicePage } from "./paginate.js";
 import {
   buildComparator,
   listUnscored,
-  rankInIdOrder,
+  rankPositions,
   rankScored,
   scoreIndexed,
   scoreVersions,
@@ -111,11 +111,18 @@ function sortVersions(
 ): RankedList {
   const sort = request.sort ?? "relevance";
   const at = readVersions(db);
+  // Lists of positions, not of records: a server keeps them (FilterCache), and a record is
+  // read again for the page that shows it.
   if (sort !== "relevance") {
-    return positions
-      .map(at)
-      .sort(buildComparator(sort))
-      .map((version) => ({ version, score: null }));
+    const versions = positions.map(at);
+    const compare = buildComparator(sort);
+    const order = Array.from(versions.keys()).sort(
+      (a, b) => compare(versions[a] as PolicyRecord, versions[b] as PolicyRecord) || a - b,
+    );
+    return listUnscored(
+      db.policies,
+      order.map((i) => positions[i] as number),
+    );
   }
   const terms = extractRankingTerms(db, request.policies);
   if (terms === null) return listUnscored(db.policies, positions);
@@ -130,7 +137,7 @@ function sortVersions(
     return rankScored(db.policies, positions, scored);
   }
   const versions = positions.map(at);
-  return rankInIdOrder(versions, scoreVersions(versions, terms, budget));
+  return rankPositions(db.policies, positions, scoreVersions(versions, terms, budget));
 }
 
 /** How to read the version at a position: a snapshot's list is a Proxy, slow per element. */

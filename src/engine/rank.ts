@@ -303,6 +303,32 @@ export function rankInIdOrder(
   }));
 }
 
+/**
+ * rankInIdOrder for the versions at `positions` (ascending indexes into `versions`) scored
+ * `scores`, as a list that keeps numbers only: a server keeps such lists, not the records.
+ */
+export function rankPositions(
+  versions: readonly PolicyRecord[],
+  positions: readonly number[],
+  scores: readonly (number | null)[],
+): RankedList {
+  const order = orderByScore(scores);
+  return {
+    length: order.length,
+    slice(from, to) {
+      const out: Ranked[] = [];
+      for (let i = from; i < Math.min(to, order.length); i++) {
+        const j = order[i] as number;
+        out.push({
+          version: versions[positions[j] as number] as PolicyRecord,
+          score: scores[j] ?? null,
+        });
+      }
+      return out;
+    },
+  };
+}
+
 /** A ranked list that makes only the entries a page asks for (an array is one too). */
 export interface RankedList {
   readonly length: number;

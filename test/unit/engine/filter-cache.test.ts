@@ -38,6 +38,7 @@ function countedDb(reads: { n: number }): Db {
   return { ...base, policies };
 }
 
+const cpt = (...codes: string[]) => ({ code_system: "CPT" as const, codes });
 const list = (length: number): RankedList => ({ length, slice: () => [] });
 
 describe("FilterCache", () => {
@@ -56,6 +57,29 @@ describe("FilterCache", () => {
     expect(reads.n).toBeLessThanOrEqual(5);
     expect(second).toEqual(filterPolicies(base, next, "2026-06-01"));
   });
+
+  it.each([
+    ["a field sort", { policies: { retired: false }, sort: "title_asc" }],
+    [
+      "ranking by code descriptions",
+      { policies: { code_refs: { refs: [cpt("97110", "97112")] } } },
+    ],
+    ["ranking by `q`", { policies: { q: "knee therapy" } }],
+  ] as Array<[string, FilterRequest]>)(
+    "%s: a kept list holds positions, not records (the next page reads its own from the db)",
+    (_name, filter) => {
+      const reads = { n: 0 };
+      const db = countedDb(reads);
+      const cache = new FilterCache();
+      filterPolicies(db, { ...filter, limit: 5 }, "2026-06-01", undefined, cache);
+      reads.n = 0;
+      const next = { ...filter, limit: 5, offset: 5 };
+      const page = filterPolicies(db, next, "2026-06-01", undefined, cache);
+      expect(page.data).toHaveLength(5);
+      expect(reads.n).toBe(5);
+      expect(page).toEqual(filterPolicies(base, next, "2026-06-01"));
+    },
+  );
 
   it("keeps the code groups of the versions it shaped: a page again reads no catalogue entry", () => {
     const gets = { n: 0 };

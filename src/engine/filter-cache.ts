@@ -2,6 +2,9 @@ import type { CodeGroup, FilterRequest } from "../contract/index.js";
 import type { PolicyRecord } from "./db.js";
 import type { RankedList } from "./rank.js";
 
+/** The longest key kept (a filter's JSON): 64 lists hold at most 4 M characters of keys. */
+export const MAX_KEY_LENGTH = 65_536;
+
 /**
  * A server's memo for the filter endpoint, over a dataset that never changes while it is open.
  * Ranked lists (the matching versions of a filter in the request's order): filtering and ranking
@@ -17,7 +20,7 @@ export class FilterCache {
 
   constructor(
     readonly maxLists = 64,
-    /** Sum of the kept lists' lengths (a list is an array of up to that many entries). */
+    /** Sum of the kept lists' lengths (a list keeps a few numbers per entry, no records). */
     readonly maxEntries = 200_000,
     /** Versions whose code groups are kept. */
     readonly maxGroups = 1_000,
@@ -59,7 +62,8 @@ export class FilterCache {
 
   /** Keeps `list` under `key`, dropping the least recently used lists beyond the bounds. */
   set(key: string, list: RankedList): void {
-    if (list.length > this.maxEntries) return;
+    // A filter of tens of thousands of codes makes a long key: not kept, memory stays small.
+    if (list.length > this.maxEntries || key.length > MAX_KEY_LENGTH) return;
     const old = this.#lists.get(key);
     if (old) {
       this.#held -= old.length;

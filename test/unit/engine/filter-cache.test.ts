@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { FilterRequest } from "../../../src/contract/index.js";
 import type { Db, PolicyRecord } from "../../../src/engine/db.js";
 import { filterPolicies } from "../../../src/engine/filter.js";
-import { FilterCache } from "../../../src/engine/filter-cache.js";
+import { FilterCache, MAX_KEY_LENGTH } from "../../../src/engine/filter-cache.js";
 import type { RankedList } from "../../../src/engine/rank.js";
 import { handleApiRequest } from "../../../src/engine/router.js";
 import { code, LOBS, link, policy, rulesDb } from "./rules-fixture.js";
@@ -142,6 +142,9 @@ describe("FilterCache", () => {
     expect(cache.size).toEqual({ lists: 2, entries: 95 });
     expect(cache.get("a")).toBeUndefined();
     expect(cache.get("d")).toBeDefined();
+    // A key longer than MAX_KEY_LENGTH (a filter of very many codes) is not kept.
+    cache.set("g".repeat(MAX_KEY_LENGTH + 1), list(1));
+    expect(cache.size).toEqual({ lists: 2, entries: 95 });
     // A list longer than the bound is not kept at all.
     cache.set("f", list(101));
     expect(cache.get("f")).toBeUndefined();

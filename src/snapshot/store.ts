@@ -41,7 +41,8 @@ export async function openSnapshotDatabase(
       !hasMeta
         ? []
         : db
-            .prepare("SELECT key, value FROM meta")
+            // The engine's arrays (blobs, ~1 MB at 1M links) are read when a query needs them.
+            .prepare("SELECT key, value FROM meta WHERE typeof(value) <> 'blob'")
             .all()
             .map((r) => [r.key as string, r.value ?? null]),
     );
@@ -184,12 +185,17 @@ class SnapshotStore implements StoreIndex {
 
   /** Each version's position by its `seq` (the link tables' key), stored at build time. */
   #positions(): Int32Array {
-    return (this.#posOfSeq ??= int32s(this.meta.get("pos_of_seq"), this.count));
+    return (this.#posOfSeq ??= int32s(this.#blob("pos_of_seq"), this.count));
   }
 
   /** Each position's `seq`. */
   #seqs(): Int32Array {
-    return (this.#seqOfPos ??= int32s(this.meta.get("seq_of_pos"), this.count));
+    return (this.#seqOfPos ??= int32s(this.#blob("seq_of_pos"), this.count));
+  }
+
+  /** One of the engine's arrays stored in `meta` (undefined if absent). */
+  #blob(key: string): SQLOutputValue | undefined {
+    return this.#stmt("SELECT value FROM meta WHERE key = ?").get(key)?.value;
   }
 
   #stmt(sql: string): StatementSync {
@@ -338,21 +344,24 @@ class SnapshotStore implements StoreIndex {
    * store the links' periods).
    */
   #markScope(filter: PolicyFilter, today: string): Uint8Array {
-    const { start, positions } = this.#lobLinks();
     const links = this.#linkPeriods();
     const selects = links ? linkSelector(filter, today) : null;
+    const lobLinks = links ? null : this.#lobLinks();
     const marked = new Uint8Array(this.count);
     const scope = compileScope(filter);
     for (const lob of this.lobs) {
       if (!matchesCompiledScope([{ lob, from: "", to: null }], scope)) continue;
       const i = this.#lobSeq.get(lob.lob_id) as number;
-      if (links && selects) {
-        const { start: first, days } = links;
-        for (let k = 3 * (first[i] as number); k < 3 * (first[i + 1] as number); k += 3)
-          if (selects(days[k + 1] as number, days[k + 2] as number)) marked[days[k] as number] = 1;
-      } else
+      if (links) {
+        const { start, days } = links;
+        for (let k = 3 * (start[i] as number); k < 3 * (start[i + 1] as number); k += 3)
+          if (selects === null || selects(days[k + 1] as number, days[k + 2] as number))
+            marked[days[k] as number] = 1;
+      } else if (lobLinks) {
+        const { start, positions } = lobLinks;
         for (let k = start[i] as number; k < (start[i + 1] as number); k++)
           marked[positions[k] as number] = 1;
+      }
     }
     return marked;
   }
@@ -360,17 +369,17 @@ class SnapshotStore implements StoreIndex {
   /** Each version's dates as day numbers, by position (stored at build time). */
   #days(): { from: Int32Array; to: Int32Array } {
     return (this.#dayArrays ??= {
-      from: int32s(this.meta.get("from_days"), this.count),
-      to: int32s(this.meta.get("to_days"), this.count),
+      from: int32s(this.#blob("from_days"), this.count),
+      to: int32s(this.#blob("to_days"), this.count),
     });
   }
 
   /** Each LOB's linked versions: LOB `seq` i's positions are `start[i]` up to `start[i + 1]`. */
   #lobLinks(): { start: Int32Array; positions: Int32Array } {
     if (!this.#lobArrays) {
-      const start = int32s(this.meta.get("lob_start"), this.#lobSeq.size + 1);
+      const start = int32s(this.#blob("lob_start"), this.#lobSeq.size + 1);
       const total = start[this.#lobSeq.size] as number;
-      this.#lobArrays = { start, positions: int32s(this.meta.get("lob_positions"), total) };
+      this.#lobArrays = { start, positions: int32s(this.#blob("lob_positions"), total) };
     }
     return this.#lobArrays;
   }
@@ -382,8 +391,8 @@ class SnapshotStore implements StoreIndex {
    */
   #linkPeriods(): { start: Int32Array; days: Int32Array } | null {
     if (this.#linkArrays === undefined) {
-      const startBlob = this.meta.get("link_start");
-      const daysBlob = this.meta.get("link_days");
+      const startBlob = this.#blob("link_start");
+      const daysBlob = this.#blob("link_days");
       if (!(startBlob instanceof Uint8Array) || !(daysBlob instanceof Uint8Array)) {
         this.#linkArrays = null;
       } else {
@@ -442,8 +451,8 @@ class SnapshotStore implements StoreIndex {
   loadTextIndex(terms: readonly string[]): TextIndex {
     const n = this.count;
     this.#lengths ??= {
-      title: int32s(this.meta.get("title_terms"), n),
-      summary: int32s(this.meta.get("summary_terms"), n),
+      title: int32s(this.#blob("title_terms"), n),
+      summary: int32s(this.#blob("summary_terms"), n),
       sums: new Float64Array(n),
     };
     const ids = new Map<string, number>();

@@ -101,3 +101,17 @@ describe.skipIf(!SQLITE)("snapshot candidates of a scope filter", () => {
     }
   });
 });
+
+describe.skipIf(!SQLITE)("snapshot open", () => {
+  it("reads meta's scalars only: the engine's arrays wait for a query that needs them", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "coverage-candidates-"));
+    const json = path.join(dir, "d.json");
+    writeFileSync(json, JSON.stringify(dataset));
+    const { openSnapshotDatabase } = await import("../../../src/snapshot/store.js");
+    const { db, meta } = await openSnapshotDatabase(await buildSnapshot(json));
+    db.close();
+    expect(meta.get("versions")).toBe(5);
+    for (const key of ["pos_of_seq", "from_days", "lob_positions", "link_days"])
+      expect(meta.has(key)).toBe(false);
+  });
+});

@@ -112,7 +112,8 @@ function sortVersions(
   const sort = request.sort ?? "relevance";
   const at = readVersions(db);
   // Lists of positions, not of records: a server keeps them (FilterCache), and a record is
-  // read again for the page that shows it.
+  // read again for the page that shows it. Typed arrays: their contents are off the JS heap,
+  // so young-generation collections do not copy a kept list again and again.
   if (sort !== "relevance") {
     const versions = positions.map(at);
     const compare = buildComparator(sort);
@@ -121,11 +122,12 @@ function sortVersions(
     );
     return listUnscored(
       db.policies,
-      order.map((i) => positions[i] as number),
+      Int32Array.from(order, (i) => positions[i] as number),
     );
   }
+  const kept = keepPositions(db, positions);
   const terms = extractRankingTerms(db, request.policies);
-  if (terms === null) return listUnscored(db.policies, positions);
+  if (terms === null) return listUnscored(db.policies, kept);
   const qTerms = new Set(tokenize(request.policies?.q ?? "")).size;
   if (
     qTerms > 0 &&
@@ -134,10 +136,18 @@ function sortVersions(
       positions.length * qTerms >= db.policies.length)
   ) {
     const scored = scoreIndexed(getTextIndex(db, terms), positions, terms, budget);
-    return rankScored(db.policies, positions, scored);
+    return rankScored(db.policies, kept, scored);
   }
   const versions = positions.map(at);
-  return rankPositions(db.policies, positions, scoreVersions(versions, terms, budget));
+  return rankPositions(db.policies, kept, scoreVersions(versions, terms, budget));
+}
+
+/** `positions` as an Int32Array; every position of the db as one array made once. */
+function keepPositions(db: Db, positions: readonly number[]): Int32Array {
+  if (positions !== allPositions.get(db)) return Int32Array.from(positions);
+  let all = allPositions32.get(db);
+  if (!all) allPositions32.set(db, (all = Int32Array.from(positions)));
+  return all;
 }
 
 /** How to read the version at a position: a snapshot's list is a Proxy, slow per element. */
@@ -164,6 +174,7 @@ function intersectSorted(a: readonly number[], b: readonly number[]): number[] {
 
 // Every position of a db, made once: a `q`-only query would otherwise build 20,000 of them.
 const allPositions = new WeakMap<Db, readonly number[]>();
+const allPositions32 = new WeakMap<Db, Int32Array>();
 
 // Candidates between two looks at the clock: a version under `match: all` may be tested against
 // many refs, so not too many of them.

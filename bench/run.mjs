@@ -9,6 +9,7 @@
 //      22 and 24 that .ci/run keeps in ~/.cache/coverage-ci),
 //      BENCH_DOWNLOAD_RUNS (default 11), BENCH_MCD_RUNS (default 3), BENCH_SNAPSHOT_RUNS (default 10),
 //      BENCH_SERVE_REQUESTS (per client, default 100), BENCH_SKIP_5M (skip the 5M-link snapshot),
+//      BENCH_SERVE_ONLY (of the snapshot part, only serve on the 1M-link snapshot),
 //      BENCH_LOAD_SECONDS (the serve load run, default 30), BENCH_LOAD_CLIENTS (default 10),
 //      BENCH_HEAVY_SIZES (codes per heavy body, default 2000,10000,29998), BENCH_HEAVY_RUNS
 //      (default 3), BENCH_HEAVY_BASELINE_MAX (largest body sent to a baseline build, default

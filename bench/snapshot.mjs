@@ -1,7 +1,10 @@
 // Part `snapshot` of `npm run bench` (Node.js 22.13+): the snapshot store against its targets.
 // 1M links: `data build` time and peak RSS (against the JSON path's), one-shot search against
-// `node -e 0`, `coverage serve` ready time and filter latency under 10 concurrent clients;
+// `node -e 0`, `coverage serve` ready time and filter latency under 10 concurrent clients (the
+// six bodies repeated, as the target is measured, then each made distinct so no request is
+// answered from the server's filter cache: reported beside it, no verdict);
 // 5M links (a 540 MB JSON, over V8's string limit for the JSON path): build and one-shot search.
+// BENCH_SERVE_ONLY=1 runs only the serve measurement, on bench/out/big.db as it is (built if missing).
 import { spawn } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import http from "node:http";
@@ -136,32 +139,71 @@ async function serve(db) {
       },
     ];
     for (const b of bodies) await post(server.port, b); // warm-up
-    const times = [];
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: CLIENTS }, async (_, c) => {
-        for (let i = 0; i < REQUESTS; i++)
-          times.push(await post(server.port, bodies[(c + i) % bodies.length]));
-      }),
-    );
-    const wall = (performance.now() - started) / 1000;
-    const p99 = quantile(times, 0.99);
+    // The server keeps a filter's ranked list (FilterCache): the six bodies repeated are
+    // answered from it after their first time. The second round makes every body distinct
+    // (a `q` of punctuation only, which counts as no `q`: the same answer, another filter), so
+    // every request filters and ranks again. It has its own warm-up (60 distinct bodies, one
+    // client): after a first round of cache hits the filtering code has barely run, and its
+    // first hundreds of calls (still being optimised) would make a tail of their own.
+    const distinctBody = (b, n) => {
+      const pad = "-".repeat(n);
+      return {
+        ...b,
+        policies: { ...b.policies, q: b.policies.q ? `${b.policies.q} ${pad}` : pad },
+      };
+    };
+    const round = async (distinct) => {
+      const times = [];
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: CLIENTS }, async (_, c) => {
+          for (let i = 0; i < REQUESTS; i++) {
+            const b = bodies[(c + i) % bodies.length];
+            times.push(
+              await post(server.port, distinct ? distinctBody(b, 100 + c * REQUESTS + i) : b),
+            );
+          }
+        }),
+      );
+      const wall = (performance.now() - started) / 1000;
+      return {
+        times,
+        p50: quantile(times, 0.5),
+        p99: quantile(times, 0.99),
+        rate: times.length / wall,
+      };
+    };
+    const same = await round(false);
+    for (let i = 0; i < 60; i++)
+      await post(server.port, distinctBody(bodies[i % bodies.length], 1 + i));
+    const distinct = await round(true);
     printTable(
       ["serve, 1M-link snapshot", "requests", "p50 ms", "p99 ms", "req/s"],
       [
         [
           `${CLIENTS} concurrent clients`,
-          times.length,
-          fmt(quantile(times, 0.5)),
-          fmt(p99),
-          fmt(times.length / wall, 0),
+          same.times.length,
+          fmt(same.p50),
+          fmt(same.p99),
+          fmt(same.rate, 0),
+        ],
+        [
+          `  every body distinct (no cache hit)`,
+          distinct.times.length,
+          fmt(distinct.p50),
+          fmt(distinct.p99),
+          fmt(distinct.rate, 0),
         ],
       ],
     );
     verdict(
       `serve filter p99 < 50 ms under ${CLIENTS} concurrent clients`,
-      p99 < 50,
-      `p99 ${fmt(p99)} ms over ${times.length} requests`,
+      same.p99 < 50,
+      `p99 ${fmt(same.p99)} ms over ${same.times.length} requests`,
+    );
+    info(
+      "the same with every body distinct (each filtered and ranked anew)",
+      `p50 ${fmt(distinct.p50)} ms, p99 ${fmt(distinct.p99)} ms over ${distinct.times.length} requests`,
     );
   } finally {
     server.child.kill();
@@ -180,8 +222,14 @@ export async function snapshotPart(ensureDataset) {
     return;
   }
   const json = path.join(OUT, "big.json");
-  ensureDataset(json, []);
   const db = path.join(OUT, "big.db");
+  // Only serve: on the snapshot as it is (no generating or rebuilding), made if missing.
+  if (process.env.BENCH_SERVE_ONLY && existsSync(db)) return serve(db);
+  ensureDataset(json, []);
+  if (process.env.BENCH_SERVE_ONLY) {
+    await build(json, db, true);
+    return serve(db);
+  }
   const built = await build(json, db, true);
   const jsonPath = await runTimed(
     NODE,

@@ -20,12 +20,13 @@ import { slicePage } from "./paginate.js";
 import {
   buildComparator,
   listUnscored,
-  rankInIdOrder,
+  rankPositions,
   rankScored,
   scoreIndexed,
   scoreVersions,
   type RankedList,
 } from "./rank.js";
+import type { FilterCache } from "./filter-cache.js";
 import { buildApplicability, buildCodeGroups, toPolicyItem } from "./shape.js";
 import { getTextIndex, hasTextIndex } from "./text-index.js";
 import { tokenize } from "./text.js";
@@ -110,14 +111,23 @@ function sortVersions(
 ): RankedList {
   const sort = request.sort ?? "relevance";
   const at = readVersions(db);
+  // Lists of positions, not of records: a server keeps them (FilterCache), and a record is
+  // read again for the page that shows it. Typed arrays: their contents are off the JS heap,
+  // so young-generation collections do not copy a kept list again and again.
   if (sort !== "relevance") {
-    return positions
-      .map(at)
-      .sort(buildComparator(sort))
-      .map((version) => ({ version, score: null }));
+    const versions = positions.map(at);
+    const compare = buildComparator(sort);
+    const order = Array.from(versions.keys()).sort(
+      (a, b) => compare(versions[a] as PolicyRecord, versions[b] as PolicyRecord) || a - b,
+    );
+    return listUnscored(
+      db.policies,
+      Int32Array.from(order, (i) => positions[i] as number),
+    );
   }
+  const kept = keepPositions(db, positions);
   const terms = extractRankingTerms(db, request.policies);
-  if (terms === null) return listUnscored(db.policies, positions);
+  if (terms === null) return listUnscored(db.policies, kept);
   const qTerms = new Set(tokenize(request.policies?.q ?? "")).size;
   if (
     qTerms > 0 &&
@@ -126,10 +136,18 @@ function sortVersions(
       positions.length * qTerms >= db.policies.length)
   ) {
     const scored = scoreIndexed(getTextIndex(db, terms), positions, terms, budget);
-    return rankScored(db.policies, positions, scored);
+    return rankScored(db.policies, kept, scored);
   }
   const versions = positions.map(at);
-  return rankInIdOrder(versions, scoreVersions(versions, terms, budget));
+  return rankPositions(db.policies, kept, scoreVersions(versions, terms, budget));
+}
+
+/** `positions` as an Int32Array; every position of the db as one array made once. */
+function keepPositions(db: Db, positions: readonly number[]): Int32Array {
+  if (positions !== allPositions.get(db)) return Int32Array.from(positions);
+  let all = allPositions32.get(db);
+  if (!all) allPositions32.set(db, (all = Int32Array.from(positions)));
+  return all;
 }
 
 /** How to read the version at a position: a snapshot's list is a Proxy, slow per element. */
@@ -156,6 +174,7 @@ function intersectSorted(a: readonly number[], b: readonly number[]): number[] {
 
 // Every position of a db, made once: a `q`-only query would otherwise build 20,000 of them.
 const allPositions = new WeakMap<Db, readonly number[]>();
+const allPositions32 = new WeakMap<Db, Int32Array>();
 
 // Candidates between two looks at the clock: a version under `match: all` may be tested against
 // many refs, so not too many of them.
@@ -210,15 +229,26 @@ function findMatching(
   return keep(db.policies.keys());
 }
 
-/** `POST /v1/policies/filter` over the dataset: filter, rank or sort, page, shape. */
+/**
+ * `POST /v1/policies/filter` over the dataset: filter, rank or sort, page, shape. With a
+ * `cache` (a server's, for this db only), the filtered and ranked list is kept for the next
+ * request with the same filter, sort and today, whatever its page and includes, and so are the
+ * code groups of the versions shaped.
+ */
 export function filterPolicies(
   db: Db,
   request: FilterRequest,
   today: string,
   budget: Budget = NO_BUDGET,
+  cache?: FilterCache,
 ): Envelope<Policy> {
   const filter = request.policies;
-  const ranked = sortVersions(db, findMatching(db, filter, today, budget), request, budget);
+  const key = cache ? cache.keyOf(request, today) : "";
+  let ranked = cache?.get(key);
+  if (!ranked) {
+    ranked = sortVersions(db, findMatching(db, filter, today, budget), request, budget);
+    cache?.set(key, ranked);
+  }
   const page = slicePage(ranked, request.limit, request.offset);
   return {
     ...page,
@@ -228,7 +258,10 @@ export function filterPolicies(
         applicability: request.include_applicability
           ? buildApplicability(selectLinks(version, filter, today))
           : null,
-        code_groups: request.include_code_groups ? buildCodeGroups(db, version) : null,
+        code_groups: request.include_code_groups
+          ? (cache?.codeGroups(version, (v) => buildCodeGroups(db, v)) ??
+            buildCodeGroups(db, version))
+          : null,
       }),
     ),
   };

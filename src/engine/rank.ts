@@ -303,6 +303,35 @@ export function rankInIdOrder(
   }));
 }
 
+/**
+ * rankInIdOrder for the versions at `positions` (ascending indexes into `versions`) scored
+ * `scores`, as a list that keeps numbers only: a server keeps such lists, not the records.
+ */
+export function rankPositions(
+  versions: readonly PolicyRecord[],
+  positions: ArrayLike<number>,
+  scores: readonly (number | null)[],
+): RankedList {
+  const order = orderByScore(scores);
+  // Kept as typed arrays (NaN for no score): off the JS heap, not copied by young collections.
+  const kept = Float64Array.from(scores, (score) => score ?? NaN);
+  return {
+    length: order.length,
+    slice(from, to) {
+      const out: Ranked[] = [];
+      for (let i = from; i < Math.min(to, order.length); i++) {
+        const j = order[i] as number;
+        const score = kept[j] as number;
+        out.push({
+          version: versions[positions[j] as number] as PolicyRecord,
+          score: Number.isNaN(score) ? null : score,
+        });
+      }
+      return out;
+    },
+  };
+}
+
 /** A ranked list that makes only the entries a page asks for (an array is one too). */
 export interface RankedList {
   readonly length: number;
@@ -312,12 +341,16 @@ export interface RankedList {
 /** Every version at `positions` (indexes into `versions`) in that order, unscored. */
 export function listUnscored(
   versions: readonly PolicyRecord[],
-  positions: readonly number[],
+  positions: ArrayLike<number>,
 ): RankedList {
   return {
     length: positions.length,
-    slice: (from, to) =>
-      positions.slice(from, to).map((p) => ({ version: versions[p] as PolicyRecord, score: null })),
+    slice(from, to) {
+      const out: Ranked[] = [];
+      for (let i = from; i < Math.min(to, positions.length); i++)
+        out.push({ version: versions[positions[i] as number] as PolicyRecord, score: null });
+      return out;
+    },
   };
 }
 
@@ -329,7 +362,7 @@ export function listUnscored(
  */
 export function rankScored(
   versions: readonly PolicyRecord[],
-  positions: readonly number[],
+  positions: ArrayLike<number>,
   scored: ScoredPositions,
 ): RankedList {
   const s = scored.positions.length;

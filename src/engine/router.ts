@@ -18,6 +18,7 @@ import type { Db, PolicyRecord } from "./db.js";
 import { buildPolicyDetail } from "./detail.js";
 import { buildDownloadLink, findStoredFile } from "./download.js";
 import { filterPolicies } from "./filter.js";
+import type { FilterCache } from "./filter-cache.js";
 import { listUpdates } from "./updates.js";
 
 export interface EngineContext {
@@ -29,6 +30,8 @@ export interface EngineContext {
   hasFile?(file: string): boolean;
   /** The request's time budget (`coverage serve`); none in-process. */
   budget?: Budget;
+  /** A server's memo of filtered and ranked lists, for `db` only (it never changes while open). */
+  filterCache?: FilterCache;
 }
 
 export const NOT_FOUND = { detail: "Policy not found" };
@@ -119,7 +122,9 @@ function answerApiRequest(ctx: EngineContext, req: ApiRequest): ApiResponse {
   if (path === "/v1/policies/filter" && req.method === "POST") {
     const body = req.body === undefined ? {} : req.body;
     const parsed = parseWith(FilterRequest, body, "body", req.bodyAsWritten ?? body);
-    return parsed.ok ? ok(filterPolicies(db, parsed.value, today, ctx.budget)) : parsed.response;
+    return parsed.ok
+      ? ok(filterPolicies(db, parsed.value, today, ctx.budget, ctx.filterCache))
+      : parsed.response;
   }
   if (req.method !== "GET") return { status: 405, body: { detail: "Method Not Allowed" } };
 

@@ -6,6 +6,7 @@ import { redactUrl } from "../backend/http-redact.js";
 import { hasStoredFile, resolveStoredFile, type LoadedDataset } from "../dataset/load.js";
 import { buildDownloadLink, findStoredFile } from "../engine/download.js";
 import { createBudget } from "../engine/budget.js";
+import { FilterCache } from "../engine/filter-cache.js";
 import { handleApiRequest, NO_FILE, NOT_FOUND, unprocessable } from "../engine/router.js";
 import { checkApiKey, createRateLimiter, type RateLimiter } from "./guard.js";
 import { findInvalidUtf8, jsonInvalidDetail, parseJsonText } from "./json-body.js";
@@ -110,6 +111,9 @@ export function createServeHandler(
   const { dataset, apiKey, sandbox } = options;
   const signer = options.signer ?? createLinkSigner();
   const limiter = options.limiter ?? createRateLimiter();
+  // The dataset never changes while served: a filter's ranked list serves its next pages, and
+  // the same filter from other clients, at the cost of the page.
+  const filterCache = new FilterCache();
 
   async function serveFile(res: ServerResponse, pathname: string, query: URLSearchParams) {
     const check = signer.verify(pathname, query);
@@ -191,6 +195,7 @@ export function createServeHandler(
       hasFile: (file: string) => hasStoredFile(dataset, file),
       // From here on the work is the engine's (the body is in): the budget starts now.
       budget: createBudget(options.requestBudgetMs ?? REQUEST_BUDGET_MS),
+      filterCache,
     };
     const apiReq: ApiRequest = {
       method: req.method as "GET" | "POST",

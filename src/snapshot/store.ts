@@ -41,7 +41,8 @@ export async function openSnapshotDatabase(
       !hasMeta
         ? []
         : db
-            .prepare("SELECT key, value FROM meta")
+            // The engine's arrays (blobs, ~1 MB at 1M links) are read when a query needs them.
+            .prepare("SELECT key, value FROM meta WHERE typeof(value) <> 'blob'")
             .all()
             .map((r) => [r.key as string, r.value ?? null]),
     );
@@ -101,6 +102,36 @@ interface Posting {
   summaryCounts: Int32Array;
 }
 
+/** A `YYYY-MM-DD` day's number, or null for anything else (then no bound is drawn from it). */
+function exactDayNumber(date: string | null | undefined): number | null {
+  if (date == null || !/^\d{4}-\d{2}-\d{2}$/.test(date)) return null;
+  const day = dayNumber(date);
+  // A day that does not exist (2026-02-30) orders as a string, not as the day it rolls over to.
+  return new Date(day * 86_400_000).toISOString().slice(0, 10) === date ? day : null;
+}
+
+/**
+ * Rule Filter 3 over a link's period as day numbers: whether the scope filters may test the
+ * link (windowed, all-time for `retired: true`, else current as of today); null when every link
+ * may be. Never narrower than the rule: a bound it cannot read is left out.
+ */
+function linkSelector(
+  filter: PolicyFilter,
+  today: string,
+): ((from: number, to: number) => boolean) | null {
+  const window = filter.effective_date;
+  if (window) {
+    const start = exactDayNumber(window.start);
+    const end = exactDayNumber(window.end);
+    if (start === null && end === null) return null;
+    return (from, to) =>
+      (start === null || to === OPEN_END || to > start) && (end === null || from <= end);
+  }
+  if (filter.retired === true) return null;
+  const day = exactDayNumber(today);
+  return day === null ? null : (_from, to) => to === OPEN_END || to > day;
+}
+
 class SnapshotStore implements StoreIndex {
   readonly count: number;
   readonly lobs: LobRecord[];
@@ -114,6 +145,7 @@ class SnapshotStore implements StoreIndex {
   #linkedLobs: ReadonlySet<string> | undefined;
   #dayArrays: { from: Int32Array; to: Int32Array } | undefined;
   #lobArrays: { start: Int32Array; positions: Int32Array } | undefined;
+  #linkArrays: { start: Int32Array; days: Int32Array } | null | undefined;
   readonly #lobSeq = new Map<string, number>();
   #posOfSeq: Int32Array | undefined;
   #seqOfPos: Int32Array | undefined;
@@ -153,12 +185,17 @@ class SnapshotStore implements StoreIndex {
 
   /** Each version's position by its `seq` (the link tables' key), stored at build time. */
   #positions(): Int32Array {
-    return (this.#posOfSeq ??= int32s(this.meta.get("pos_of_seq"), this.count));
+    return (this.#posOfSeq ??= int32s(this.#blob("pos_of_seq"), this.count));
   }
 
   /** Each position's `seq`. */
   #seqs(): Int32Array {
-    return (this.#seqOfPos ??= int32s(this.meta.get("seq_of_pos"), this.count));
+    return (this.#seqOfPos ??= int32s(this.#blob("seq_of_pos"), this.count));
+  }
+
+  /** One of the engine's arrays stored in `meta` (undefined if absent). */
+  #blob(key: string): SQLOutputValue | undefined {
+    return this.#stmt("SELECT value FROM meta WHERE key = ?").get(key)?.value;
   }
 
   #stmt(sql: string): StatementSync {
@@ -271,69 +308,100 @@ class SnapshotStore implements StoreIndex {
 
   findCandidates(
     filter: PolicyFilter,
-    _today: string,
+    today: string,
     within?: readonly number[],
   ): readonly number[] {
-    const tests: Array<(pos: number) => boolean> = [];
     const window = filter.effective_date;
-    if (filter.retired != null || window) {
-      const { from, to } = this.#days();
-      const retired = filter.retired;
-      const start = window?.start != null ? dayNumber(window.start) : null;
-      const end = window?.end != null ? dayNumber(window.end) : null;
-      tests.push((p) => {
+    const retired = filter.retired;
+    const dated = retired != null || Boolean(window);
+    // A bound not read as a day is left out: the candidates stay a superset.
+    const start = exactDayNumber(window?.start) ?? -OPEN_END;
+    const end = exactDayNumber(window?.end) ?? OPEN_END;
+    const { from, to } = dated ? this.#days() : { from: new Int32Array(0), to: new Int32Array(0) };
+    const marked = hasScopeFilter(filter) ? this.#markScope(filter, today) : null;
+    // Rules Filter 1 and 2 on the day numbers, and the scope marks: in one loop, no call per
+    // position (this runs once per version of the snapshot when no code narrows first).
+    const out: number[] = [];
+    const n = within ? within.length : this.count;
+    for (let i = 0; i < n; i++) {
+      const p = within ? (within[i] as number) : i;
+      if (marked !== null && marked[p] !== 1) continue;
+      if (dated) {
         const t = to[p] as number;
-        if (retired === true && t === OPEN_END) return false;
-        if (retired === false && t !== OPEN_END) return false;
-        if (start !== null && t !== OPEN_END && !(t > start)) return false;
-        return end === null || (from[p] as number) <= end;
-      });
+        if (retired === true ? t === OPEN_END : retired === false && t !== OPEN_END) continue;
+        if (t !== OPEN_END && !(t > start)) continue;
+        if ((from[p] as number) > end) continue;
+      }
+      out.push(p);
     }
-    if (hasScopeFilter(filter)) {
-      // The LOBs that one link could satisfy the scope fields with (rule Filter 4 decides, per
-      // LOB); the versions linked to any of them, in any period, are the candidates.
-      const { start, positions } = this.#lobLinks();
-      const marked = new Uint8Array(this.count);
-      const scope = compileScope(filter);
-      for (const lob of this.lobs) {
-        if (!matchesCompiledScope([{ lob, from: "", to: null }], scope)) continue;
-        const i = this.#lobSeq.get(lob.lob_id) as number;
+    return out;
+  }
+
+  /**
+   * The versions a scope filter can keep, marked by position. The LOBs that one link could
+   * satisfy the scope fields with (rule Filter 4 decides, per LOB); the versions with a link to
+   * one of them that rule Filter 3 could select (in any period, from a snapshot that does not
+   * store the links' periods).
+   */
+  #markScope(filter: PolicyFilter, today: string): Uint8Array {
+    const links = this.#linkPeriods();
+    const selects = links ? linkSelector(filter, today) : null;
+    const lobLinks = links ? null : this.#lobLinks();
+    const marked = new Uint8Array(this.count);
+    const scope = compileScope(filter);
+    for (const lob of this.lobs) {
+      if (!matchesCompiledScope([{ lob, from: "", to: null }], scope)) continue;
+      const i = this.#lobSeq.get(lob.lob_id) as number;
+      if (links) {
+        const { start, days } = links;
+        for (let k = 3 * (start[i] as number); k < 3 * (start[i + 1] as number); k += 3)
+          if (selects === null || selects(days[k + 1] as number, days[k + 2] as number))
+            marked[days[k] as number] = 1;
+      } else if (lobLinks) {
+        const { start, positions } = lobLinks;
         for (let k = start[i] as number; k < (start[i + 1] as number); k++)
           marked[positions[k] as number] = 1;
       }
-      tests.push((p) => marked[p] === 1);
     }
-    // One test (the usual case) called directly: this runs once per version of the snapshot.
-    const [first, second] = tests;
-    const keep =
-      tests.length === 1
-        ? (first as (pos: number) => boolean)
-        : tests.length === 2
-          ? (p: number) =>
-              (first as (pos: number) => boolean)(p) && (second as (pos: number) => boolean)(p)
-          : (p: number) => tests.every((t) => t(p));
-    if (within) return within.filter(keep);
-    const out: number[] = [];
-    for (let p = 0; p < this.count; p++) if (keep(p)) out.push(p);
-    return out;
+    return marked;
   }
 
   /** Each version's dates as day numbers, by position (stored at build time). */
   #days(): { from: Int32Array; to: Int32Array } {
     return (this.#dayArrays ??= {
-      from: int32s(this.meta.get("from_days"), this.count),
-      to: int32s(this.meta.get("to_days"), this.count),
+      from: int32s(this.#blob("from_days"), this.count),
+      to: int32s(this.#blob("to_days"), this.count),
     });
   }
 
   /** Each LOB's linked versions: LOB `seq` i's positions are `start[i]` up to `start[i + 1]`. */
   #lobLinks(): { start: Int32Array; positions: Int32Array } {
     if (!this.#lobArrays) {
-      const start = int32s(this.meta.get("lob_start"), this.#lobSeq.size + 1);
+      const start = int32s(this.#blob("lob_start"), this.#lobSeq.size + 1);
       const total = start[this.#lobSeq.size] as number;
-      this.#lobArrays = { start, positions: int32s(this.meta.get("lob_positions"), total) };
+      this.#lobArrays = { start, positions: int32s(this.#blob("lob_positions"), total) };
     }
     return this.#lobArrays;
+  }
+
+  /**
+   * Each LOB's links with their periods: LOB `seq` i's links are triples (position, from day,
+   * to day) `3 * start[i]` up to `3 * start[i + 1]` of `days`. Null in a snapshot written
+   * before they were stored.
+   */
+  #linkPeriods(): { start: Int32Array; days: Int32Array } | null {
+    if (this.#linkArrays === undefined) {
+      const startBlob = this.#blob("link_start");
+      const daysBlob = this.#blob("link_days");
+      if (!(startBlob instanceof Uint8Array) || !(daysBlob instanceof Uint8Array)) {
+        this.#linkArrays = null;
+      } else {
+        const start = int32s(startBlob, this.#lobSeq.size + 1);
+        const total = start[this.#lobSeq.size] as number;
+        this.#linkArrays = { start, days: int32s(daysBlob, 3 * total) };
+      }
+    }
+    return this.#linkArrays;
   }
 
   listLinkedLobIds(): ReadonlySet<string> {
@@ -383,8 +451,8 @@ class SnapshotStore implements StoreIndex {
   loadTextIndex(terms: readonly string[]): TextIndex {
     const n = this.count;
     this.#lengths ??= {
-      title: int32s(this.meta.get("title_terms"), n),
-      summary: int32s(this.meta.get("summary_terms"), n),
+      title: int32s(this.#blob("title_terms"), n),
+      summary: int32s(this.#blob("summary_terms"), n),
       sums: new Float64Array(n),
     };
     const ids = new Map<string, number>();

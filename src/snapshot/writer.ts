@@ -332,6 +332,28 @@ class SnapshotWriter implements SnapshotSink {
     while (lastLob < this.#counts.lobs) lobStart[++lastLob] = lobPositions.length;
     meta.run("lob_start", bytesOf(lobStart));
     meta.run("lob_positions", bytesOf(Int32Array.from(lobPositions)));
+    // Each LOB's links with their periods (one entry per link, LOBs in `seq` order, positions
+    // ascending): the candidates of a scope filter are then the versions with a link that rule
+    // Filter 3 selects, not every version ever linked to the LOB.
+    const linkStart = new Int32Array(this.#counts.lobs + 1);
+    const links: number[] = [];
+    lastLob = -1;
+    for (const row of db
+      .prepare(
+        'SELECT l.seq AS lob, o.pos, a."from" AS f, a."to" AS t FROM applicability a JOIN lob l ON l.lob_id = a.lob_id JOIN version_order o ON o.version = a.version ORDER BY l.seq, o.pos, a.seq',
+      )
+      .iterate()) {
+      const lob = Number(row.lob);
+      while (lastLob < lob) linkStart[++lastLob] = links.length / 3;
+      links.push(
+        Number(row.pos),
+        dayNumber(row.f as string),
+        row.t === null ? OPEN_END : dayNumber(row.t as string),
+      );
+    }
+    while (lastLob < this.#counts.lobs) linkStart[++lastLob] = links.length / 3;
+    meta.run("link_start", bytesOf(linkStart));
+    meta.run("link_days", bytesOf(Int32Array.from(links)));
     meta.run("title_terms", bytesOf(index.titleLengths));
     meta.run("summary_terms", bytesOf(index.summaryLengths));
     meta.run("title_total", index.titleTotal);

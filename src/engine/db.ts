@@ -58,6 +58,16 @@ export interface Lookup<K, V> {
   readonly size: number;
 }
 
+/** The code catalogue: descriptions by code key. */
+export interface Catalogue extends Lookup<string, string> {
+  /**
+   * A map holding (at least) the descriptions of those of `keys` the catalogue describes, read
+   * in one go: a page of code groups asks for a thousand keys, which a store on disk would
+   * otherwise read one query at a time.
+   */
+  getMany(keys: readonly string[]): ReadonlyMap<string, string>;
+}
+
 /**
  * What a store on disk answers from its own indexes where the in-memory store walks its
  * versions. Candidates are a superset: the engine still applies every rule to each record.
@@ -101,7 +111,7 @@ export interface Db {
   byId: Lookup<string, PolicyRecord>;
   byCode: Lookup<string, readonly number[]>;
   bySeries: Lookup<string, readonly PolicyRecord[]>;
-  catalogue: Lookup<string, string>;
+  catalogue: Catalogue;
   /** A snapshot's indexes; absent for the in-memory store, whose walks are cheap. */
   index?: StoreIndex;
 }
@@ -292,6 +302,12 @@ export function indexDataset(dataset: DatasetInput): Db {
     byId,
     byCode: codeIndex.byKey,
     bySeries,
-    catalogue,
+    catalogue: {
+      get: (key) => catalogue.get(key),
+      has: (key) => catalogue.has(key),
+      size: catalogue.size,
+      // Every key is at hand already: the whole map answers.
+      getMany: () => catalogue,
+    },
   };
 }

@@ -26,7 +26,7 @@ import {
   scoreVersions,
   type RankedList,
 } from "./rank.js";
-import { buildApplicability, buildCodeGroups, toPolicyItem } from "./shape.js";
+import { buildApplicability, buildCodeGroups, readDescriptions, toPolicyItem } from "./shape.js";
 import { getTextIndex, hasTextIndex } from "./text-index.js";
 import { tokenize } from "./text.js";
 import { matchesRetired, overlapsWindow } from "./time.js";
@@ -220,6 +220,13 @@ export function filterPolicies(
   const filter = request.policies;
   const ranked = sortVersions(db, findMatching(db, filter, today, budget), request, budget);
   const page = slicePage(ranked, request.limit, request.offset);
+  // The whole page's descriptions in one read, not one per code of each version.
+  const descriptions = request.include_code_groups
+    ? readDescriptions(
+        db,
+        page.data.map((item) => item.version),
+      )
+    : null;
   return {
     ...page,
     data: page.data.map(({ version, score }) =>
@@ -228,7 +235,7 @@ export function filterPolicies(
         applicability: request.include_applicability
           ? buildApplicability(selectLinks(version, filter, today))
           : null,
-        code_groups: request.include_code_groups ? buildCodeGroups(db, version) : null,
+        code_groups: descriptions ? buildCodeGroups(db, version, descriptions) : null,
       }),
     ),
   };

@@ -1,0 +1,163 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { ApiRequest } from "../../../src/api/request.js";
+import { loadDataset, type LoadedDataset } from "../../../src/dataset/load.js";
+import type { Catalogue, Db } from "../../../src/engine/db.js";
+import { filterPolicies } from "../../../src/engine/filter.js";
+import { handleApiRequest } from "../../../src/engine/router.js";
+import { buildSnapshot, SQLITE } from "../../helpers/snapshot.js";
+
+/**
+ * How a page of code groups reads the catalogue: one read for the whole page, whichever the
+ * store (a snapshot answered one query per code: a thousand for a page of 20 versions).
+ */
+
+const CODES_PER_VERSION = 12;
+const VERSIONS = 6;
+
+function writeDataset(): string {
+  const code = (v: number, i: number) => `${(v * CODES_PER_VERSION + i) % 40}`.padStart(5, "9");
+  const catalogue = Array.from({ length: 40 }, (_, i) => ({
+    code_system: "CPT",
+    code: `${i}`.padStart(5, "9"),
+    description: `Described ${i}`,
+  }));
+  // A key given twice: the last entry wins, in both stores. One code left undescribed.
+  catalogue.push({ code_system: "CPT", code: "99993", description: "Described again" });
+  catalogue.splice(7, 1);
+  const dataset = {
+    format: "coverage-dataset",
+    version: 1,
+    as_of: "2026-06-01",
+    codes: catalogue,
+    payers: [{ payer_id: "AET", display_name: "Aetna" }],
+    lobs: [{ lob_id: "AET_commercial_CA", payer_id: "AET", lob: "commercial", state: "CA" }],
+    policies: Array.from({ length: VERSIONS }, (_, v) => ({
+      policy_id: `a/p${v}/2020-01-01`,
+      policy_number: `P${v}`,
+      title: `Policy ${v}`,
+      effective_from_date: "2020-01-01",
+      effective_to_date: null,
+      file_url: `https://example.org/p${v}`,
+      file_type: "pdf",
+      listing_url: "https://example.org/list",
+      summary: null,
+      criteria_text: null,
+      applicability: [{ lob_id: "AET_commercial_CA", from: "2020-01-01", to: null }],
+      codes: Array.from({ length: CODES_PER_VERSION }, (_, i) => ({
+        code_system: "CPT",
+        code: code(v, i),
+        relationship: i % 3 ? "COVERS" : "DOES_NOT_COVER",
+        category: null,
+      })),
+    })),
+  };
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), "coverage-reads-")), "reads.json");
+  writeFileSync(file, JSON.stringify(dataset));
+  return file;
+}
+
+const REQUEST = {
+  policies: { states: ["CA"] },
+  include_code_groups: true,
+  limit: VERSIONS,
+};
+const PAGE: ApiRequest = {
+  method: "POST",
+  path: "/v1/policies/filter",
+  query: [],
+  body: REQUEST,
+};
+
+/** Counts each call of the catalogue's reads. */
+function countReads(db: Db): { get: number; getMany: number } {
+  const counts = { get: 0, getMany: 0 };
+  const inner: Catalogue = db.catalogue;
+  db.catalogue = {
+    get: (key) => (counts.get++, inner.get(key)),
+    has: (key) => inner.has(key),
+    size: inner.size,
+    getMany: (keys) => (counts.getMany++, inner.getMany(keys)),
+  };
+  return counts;
+}
+
+let json: string;
+beforeAll(() => {
+  json = writeDataset();
+});
+
+describe("a page's code groups read the catalogue once (the engine, either store)", () => {
+  it("in memory: one getMany for the page, no get per code", async () => {
+    const { db } = await loadDataset(json);
+    const counts = countReads(db);
+    const page = filterPolicies(db, REQUEST, "2026-06-01");
+    expect(page.data).toHaveLength(VERSIONS);
+    expect(page.data.flatMap((p) => p.code_groups ?? [])).not.toHaveLength(0);
+    expect(counts).toEqual({ get: 0, getMany: 1 });
+  });
+});
+
+describe.skipIf(!SQLITE)("a snapshot reads a page's code descriptions in one query", () => {
+  let sqlite: typeof import("node:sqlite");
+  const restore: Array<() => void> = [];
+  afterEach(() => restore.splice(0).forEach((r) => r()));
+
+  /** Counts the runs of statements that read the `code` table (the catalogue). */
+  function countCatalogueQueries(): { n: number } {
+    const count = { n: 0 };
+    const proto = sqlite.StatementSync.prototype;
+    for (const name of ["get", "all", "iterate"] as const) {
+      const original = proto[name];
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      (proto as any)[name] = function (
+        this: InstanceType<typeof sqlite.StatementSync>,
+        ...args: unknown[]
+      ) {
+        if (/\bFROM code\b/.test((this as unknown as { sourceSQL: string }).sourceSQL)) count.n++;
+        return (original as (...a: unknown[]) => unknown).apply(this, args);
+      };
+      restore.push(() => {
+        proto[name] = original as never;
+      });
+    }
+    return count;
+  }
+
+  async function openBoth(): Promise<{ memory: LoadedDataset; snapshot: LoadedDataset }> {
+    const { openSnapshot } = await import("../../../src/snapshot/store.js");
+    sqlite = await import("node:sqlite");
+    return {
+      memory: await loadDataset(json),
+      snapshot: await openSnapshot(await buildSnapshot(json)),
+    };
+  }
+
+  it("one query for the page, none for the same page again; the same groups as in memory", async () => {
+    const { memory, snapshot } = await openBoth();
+    const ctx = (d: LoadedDataset) => ({ db: d.db, today: "2026-06-01", linkFor: () => "" });
+    const count = countCatalogueQueries();
+    const res = handleApiRequest(ctx(snapshot), PAGE);
+    expect(count.n).toBe(1);
+    handleApiRequest(ctx(snapshot), PAGE);
+    expect(count.n).toBe(1);
+    expect(JSON.stringify(res.body)).toBe(JSON.stringify(handleApiRequest(ctx(memory), PAGE).body));
+    const body = res.body as { data: Array<{ code_groups: Array<{ descriptions?: string[] }> }> };
+    const described = body.data.flatMap((p) => p.code_groups).filter((g) => g.descriptions);
+    expect(described.length).toBeGreaterThan(0);
+    expect(described.flatMap((g) => g.descriptions)).toContain("Described again");
+  });
+
+  it("one query for one version's detail (its codes together)", async () => {
+    const { snapshot } = await openBoth();
+    const count = countCatalogueQueries();
+    const res = handleApiRequest(
+      { db: snapshot.db, today: "2026-06-01", linkFor: () => "" },
+      { method: "GET", path: "/v1/policies/a/p2/2020-01-01", query: [] },
+    );
+    expect(res.status).toBe(200);
+    expect(count.n).toBe(1);
+  });
+});

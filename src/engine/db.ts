@@ -84,8 +84,11 @@ export interface StoreIndex {
   ): readonly number[];
   /** The version at a position, as `policies[position]` but without the list's indirection. */
   versionAt(position: number): PolicyRecord | undefined;
-  /** Reads these versions' records in one go (the engine is about to test each of them). */
-  prefetch(positions: readonly number[]): void;
+  /**
+   * Reads these versions' records in one go (the engine is about to test each of them); with
+   * `text`, their titles and summaries as well (it is about to rank them by their words).
+   */
+  prefetch(positions: readonly number[], text?: boolean): void;
   /** Ids of the LOBs linked to at least one version, ever. */
   listLinkedLobIds(): ReadonlySet<string>;
   /** Positions (ascending) of the versions whose effective_from_date is in `[from, to]`. */

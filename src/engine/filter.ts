@@ -128,6 +128,7 @@ function sortVersions(
     const scored = scoreIndexed(getTextIndex(db, terms), positions, terms, budget);
     return rankScored(db.policies, positions, scored);
   }
+  db.index?.prefetch(positions, true);
   const versions = positions.map(at);
   return rankInIdOrder(versions, scoreVersions(versions, terms, budget));
 }

@@ -192,7 +192,11 @@ class SnapshotStore implements StoreIndex {
     this.#cached = 0;
   }
 
-  prefetch(positions: readonly number[]): void {
+  prefetch(positions: readonly number[], text = false): void {
+    if (text) {
+      this.#prefetchRows(positions);
+      return;
+    }
     // Counted first: once the records are kept, a server's request allocates nothing here.
     const cache = this.#cache;
     let n = 0;
@@ -222,6 +226,31 @@ class SnapshotStore implements StoreIndex {
       const seq = Number(row.seq);
       const version = new SnapshotVersion(this.#source, row, links.get(seq) ?? []);
       this.#remember(posOf[seq] as number, version);
+    }
+  }
+
+  /**
+   * The whole rows (but criteria) of these versions, in one query: a code search ranks its
+   * hundreds of matches by their titles and summaries, which were one query per version.
+   */
+  #prefetchRows(positions: readonly number[]): void {
+    const cache = this.#cache;
+    const missing: number[] = [];
+    for (let i = 0; i < positions.length; i++) {
+      const v = cache[positions[i] as number];
+      if (!(v instanceof SnapshotVersion && v.hasRow)) missing.push(positions[i] as number);
+    }
+    if (missing.length < 2) return;
+    if (this.#cached + missing.length > CACHE_SIZE) this.#forget();
+    const seqs = this.#seqs();
+    const posOf = this.#positions();
+    for (const row of this.#stmt(
+      `SELECT ${VERSION_COLUMNS} FROM version WHERE seq IN (SELECT value FROM json_each(?))`,
+    ).all(JSON.stringify(missing.map((p) => seqs[p])))) {
+      const pos = posOf[Number(row.seq)] as number;
+      const known = cache[pos];
+      if (known instanceof SnapshotVersion) known.supplyRow(row);
+      else this.#remember(pos, new SnapshotVersion(this.#source, row));
     }
   }
 

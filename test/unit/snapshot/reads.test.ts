@@ -160,4 +160,26 @@ describe.skipIf(!SQLITE)("a snapshot reads a page's code descriptions in one que
     expect(res.status).toBe(200);
     expect(count.n).toBe(1);
   });
+
+  it("the same answers where node:sqlite cannot return rows as arrays (Node.js 22.13 to 22.15)", async () => {
+    sqlite = await import("node:sqlite");
+    const proto = sqlite.StatementSync.prototype as { setReturnArrays?: unknown };
+    const original = proto.setReturnArrays;
+    delete proto.setReturnArrays;
+    restore.push(() => {
+      if (original) proto.setReturnArrays = original;
+    });
+    const { memory, snapshot } = await openBoth();
+    const ask = (d: LoadedDataset, body: unknown) =>
+      JSON.stringify(
+        handleApiRequest({ db: d.db, today: "2026-06-01", linkFor: () => "" }, { ...PAGE, body })
+          .body,
+      );
+    for (const body of [
+      REQUEST,
+      { ...REQUEST, policies: { states: ["CA"], q: "policy 3" } },
+      { ...REQUEST, policies: { code_refs: { refs: [{ code_system: "CPT", codes: ["99991"] }] } } },
+    ])
+      expect(ask(snapshot, body)).toBe(ask(memory, body));
+  });
 });

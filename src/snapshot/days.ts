@@ -8,3 +8,8 @@ export function dayNumber(date: string): number {
     86_400_000
   );
 }
+
+/** The `YYYY-MM-DD` of a day number (dayNumber's inverse for the years 2000 to 9999). */
+export function dateOfDay(day: number): string {
+  return new Date(day * 86_400_000).toISOString().slice(0, 10);
+}

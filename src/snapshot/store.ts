@@ -17,7 +17,7 @@ import type { TextIndex } from "../engine/text-index.js";
 import type { LoadedDataset } from "../dataset/load.js";
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from "./schema.js";
 import { SnapshotVersion, type VersionSource } from "./version.js";
-import { dayNumber, OPEN_END } from "./days.js";
+import { dateOfDay, dayNumber, OPEN_END } from "./days.js";
 import { loadSqlite } from "./sqlite.js";
 
 type Row = Record<string, SQLOutputValue>;
@@ -75,6 +75,10 @@ export async function openSnapshot(file: string): Promise<LoadedDataset> {
   const { db, meta } = await openSnapshotDatabase(file);
   return { db: new SnapshotStore(db, meta).toDb(), file: abs, dir: path.dirname(abs) };
 }
+
+// Day numbers from here on map back to one date string each: dayNumber reads a year below 100
+// as 19xx (Date.UTC), so a day of the 1900s may have been written either way.
+const Y2000 = dayNumber("2000-01-01");
 
 // Records made lately, so a request that reads one version several times makes it once;
 // bounded, so a long-running server stays small.
@@ -238,10 +242,30 @@ class SnapshotStore implements StoreIndex {
       if (lob) out.push({ lob, from: from as string, to: (to as string | null) ?? null });
     }
     // What the filters read (dates and links); the rest of a row when something asks for it.
+    // The dates from the day numbers stored at build time where they say the same (a day of
+    // this century is one string only); the version table's pages were half of this read.
     const posOf = this.#positions();
+    const days = this.#days();
+    const unread: number[] = [];
+    for (const pos of missing) {
+      const from = days.from[pos] as number;
+      const to = days.to[pos] as number;
+      if (from < Y2000 || to < Y2000) {
+        unread.push(pos);
+        continue;
+      }
+      const seq = seqs[pos] as number;
+      const row: Row = {
+        seq,
+        effective_from_date: dateOfDay(from),
+        effective_to_date: to === OPEN_END ? null : dateOfDay(to),
+      };
+      this.#remember(pos, new SnapshotVersion(this.#source, row, links.get(seq) ?? []));
+    }
+    if (unread.length === 0) return;
     for (const [seq, from, to] of this.#arrays(
       "SELECT seq, effective_from_date, effective_to_date FROM version WHERE seq IN (SELECT value FROM json_each(?))",
-      list,
+      JSON.stringify(unread.map((p) => seqs[p])),
     )) {
       const row: Row = {
         seq: Number(seq),

@@ -17,6 +17,10 @@ import { buildSnapshot, SQLITE } from "../../helpers/snapshot.js";
 const CODES_PER_VERSION = 12;
 const VERSIONS = 6;
 
+// Years that the build's day numbers cannot tell apart (Date.UTC reads 0050 as 1950): the
+// snapshot must still give each its own string.
+const FROM = ["2020-01-01", "0050-03-01", "1950-03-01", "2000-01-01"];
+
 function writeDataset(): string {
   const code = (v: number, i: number) => `${(v * CODES_PER_VERSION + i) % 40}`.padStart(5, "9");
   const catalogue = Array.from({ length: 40 }, (_, i) => ({
@@ -35,11 +39,11 @@ function writeDataset(): string {
     payers: [{ payer_id: "AET", display_name: "Aetna" }],
     lobs: [{ lob_id: "AET_commercial_CA", payer_id: "AET", lob: "commercial", state: "CA" }],
     policies: Array.from({ length: VERSIONS }, (_, v) => ({
-      policy_id: `a/p${v}/2020-01-01`,
+      policy_id: `a/p${v}/${FROM[v % 4]}`,
       policy_number: `P${v}`,
       title: `Policy ${v}`,
-      effective_from_date: "2020-01-01",
-      effective_to_date: null,
+      effective_from_date: FROM[v % 4],
+      effective_to_date: v === 3 ? "2099-12-31" : null,
       file_url: `https://example.org/p${v}`,
       file_type: "pdf",
       listing_url: "https://example.org/list",
@@ -155,7 +159,7 @@ describe.skipIf(!SQLITE)("a snapshot reads a page's code descriptions in one que
     const count = countCatalogueQueries();
     const res = handleApiRequest(
       { db: snapshot.db, today: "2026-06-01", linkFor: () => "" },
-      { method: "GET", path: "/v1/policies/a/p2/2020-01-01", query: [] },
+      { method: "GET", path: "/v1/policies/a/p4/2020-01-01", query: [] },
     );
     expect(res.status).toBe(200);
     expect(count.n).toBe(1);

@@ -205,6 +205,19 @@ function layoutTable<T>(
   return { lines, heights };
 }
 
+/** The column with each row's value computed on first read only. */
+function readOnce<T>(column: Column<T>): Column<T> {
+  const values = new Map<T, string>();
+  return {
+    ...column,
+    value: (row) => {
+      let text = values.get(row);
+      if (text === undefined) values.set(row, (text = column.value(row)));
+      return text;
+    },
+  };
+}
+
 /** Indent of the rows under their lead line in the stacked layout. */
 const STACK_INDENT = 2;
 /** The fewest columns a `beside` value gets on the lead line before it moves to its own. */
@@ -231,10 +244,12 @@ const oneLine = (text: string) => stripControls(text).replace(/\s+/g, " ").trim(
  * table indented under it.
  */
 export function renderTable<T>(
-  columns: Column<T>[],
+  given: Column<T>[],
   rows: readonly T[],
   io: Pick<Io, "columns" | "chalk">,
 ): string {
+  // Each cell's text is read once: the choice of layout measures it before the layout does.
+  const columns = given.map(readOnce);
   const [lead, ...others] = columns;
   if (!lead?.nowrap || others.length === 0)
     return layoutTable(columns, rows, io, io.columns).lines.join("\n");

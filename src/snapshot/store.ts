@@ -566,10 +566,12 @@ class SnapshotStore implements StoreIndex {
           const known = this.#byCode.get(key);
           if (known !== undefined) return known ?? undefined;
           const posOf = this.#positions();
-          const set = new Set<number>();
-          for (const [version] of this.#arrays("SELECT version FROM code_link WHERE key = ?", key))
-            set.add(posOf[Number(version)] as number);
-          const list = set.size ? [...set].sort((x, y) => x - y) : null;
+          // Distinct in the index's order (key, version); sorted by position as numbers.
+          const rows = this.#arrays("SELECT DISTINCT version FROM code_link WHERE key = ?", key);
+          const positions = new Int32Array(rows.length);
+          for (let i = 0; i < rows.length; i++)
+            positions[i] = posOf[Number((rows[i] as SQLOutputValue[])[0])] as number;
+          const list = rows.length ? Array.from(positions.sort()) : null;
           if (this.#byCode.size >= 2048) this.#byCode.clear();
           this.#byCode.set(key, list);
           return list ?? undefined;

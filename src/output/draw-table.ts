@@ -51,7 +51,8 @@ function updateState(state: State, match: RegExpExecArray): void {
 function readState(line: string): State {
   const state: State = {};
   SGR_CAPTURE.lastIndex = 0;
-  for (let m = SGR_CAPTURE.exec(line); m !== null; m = SGR_CAPTURE.exec(line)) updateState(state, m);
+  for (let m = SGR_CAPTURE.exec(line); m !== null; m = SGR_CAPTURE.exec(line))
+    updateState(state, m);
   return state;
 }
 

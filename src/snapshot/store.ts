@@ -41,7 +41,10 @@ export async function openSnapshotDatabase(
       !hasMeta
         ? []
         : db
-            .prepare("SELECT key, value FROM meta")
+            // The arrays (blobs, megabytes at 5M links) are read when first used (#int32s).
+            .prepare(
+              "SELECT key, CASE WHEN typeof(value) = 'blob' THEN NULL ELSE value END AS value FROM meta",
+            )
             .all()
             .map((r) => [r.key as string, r.value ?? null]),
     );
@@ -90,7 +93,9 @@ const VERSION_COLUMNS =
 
 function int32s(value: SQLOutputValue | undefined, n: number): Int32Array {
   if (!(value instanceof Uint8Array) || value.byteLength !== n * 4) return new Int32Array(n);
-  // Copied: the blob's buffer need not be aligned for an Int32Array view.
+  // A view where the blob's bytes are aligned for one (they are: node:sqlite copies each blob
+  // into a buffer of its own), else a copy.
+  if (value.byteOffset % 4 === 0) return new Int32Array(value.buffer, value.byteOffset, n);
   return new Int32Array(new Uint8Array(value).buffer);
 }
 
@@ -156,14 +161,19 @@ class SnapshotStore implements StoreIndex {
     this.lobById = new Map(this.lobs.map((l) => [l.lob_id, l]));
   }
 
+  /** An array stored in `meta` at build time, read on first use. */
+  #int32s(key: string, n: number): Int32Array {
+    return int32s(this.#stmt("SELECT value FROM meta WHERE key = ?").get(key)?.value, n);
+  }
+
   /** Each version's position by its `seq` (the link tables' key), stored at build time. */
   #positions(): Int32Array {
-    return (this.#posOfSeq ??= int32s(this.meta.get("pos_of_seq"), this.count));
+    return (this.#posOfSeq ??= this.#int32s("pos_of_seq", this.count));
   }
 
   /** Each position's `seq`. */
   #seqs(): Int32Array {
-    return (this.#seqOfPos ??= int32s(this.meta.get("seq_of_pos"), this.count));
+    return (this.#seqOfPos ??= this.#int32s("seq_of_pos", this.count));
   }
 
   #stmt(sql: string): StatementSync {
@@ -398,17 +408,17 @@ class SnapshotStore implements StoreIndex {
   /** Each version's dates as day numbers, by position (stored at build time). */
   #days(): { from: Int32Array; to: Int32Array } {
     return (this.#dayArrays ??= {
-      from: int32s(this.meta.get("from_days"), this.count),
-      to: int32s(this.meta.get("to_days"), this.count),
+      from: this.#int32s("from_days", this.count),
+      to: this.#int32s("to_days", this.count),
     });
   }
 
   /** Each LOB's linked versions: LOB `seq` i's positions are `start[i]` up to `start[i + 1]`. */
   #lobLinks(): { start: Int32Array; positions: Int32Array } {
     if (!this.#lobArrays) {
-      const start = int32s(this.meta.get("lob_start"), this.#lobSeq.size + 1);
+      const start = this.#int32s("lob_start", this.#lobSeq.size + 1);
       const total = start[this.#lobSeq.size] as number;
-      this.#lobArrays = { start, positions: int32s(this.meta.get("lob_positions"), total) };
+      this.#lobArrays = { start, positions: this.#int32s("lob_positions", total) };
     }
     return this.#lobArrays;
   }
@@ -461,8 +471,8 @@ class SnapshotStore implements StoreIndex {
   loadTextIndex(terms: readonly string[]): TextIndex {
     const n = this.count;
     this.#lengths ??= {
-      title: int32s(this.meta.get("title_terms"), n),
-      summary: int32s(this.meta.get("summary_terms"), n),
+      title: this.#int32s("title_terms", n),
+      summary: this.#int32s("summary_terms", n),
       sums: new Float64Array(n),
     };
     const ids = new Map<string, number>();

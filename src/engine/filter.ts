@@ -162,6 +162,9 @@ const allPositions = new WeakMap<Db, readonly number[]>();
 // many refs, so not too many of them.
 const CHECK_CANDIDATES = 15;
 
+// Candidates whose records a store on disk reads at once (it keeps 50,000).
+const PREFETCH_SLICE = 10_000;
+
 /** Indexes into db.policies of the versions that pass the filter, ascending. */
 function findMatching(
   db: Db,
@@ -180,6 +183,24 @@ function findMatching(
     }
     return out;
   };
+  // A store on disk reads the candidates' records in slices, each tested before the next is
+  // read: it keeps a bounded number of records, and a 5M-link snapshot's scope filter has
+  // ~75,000 candidates (read at once, the first were forgotten before they were tested, then
+  // read again one by one).
+  const readAndKeep = (positions: readonly number[], tests = compiled): number[] => {
+    const { index } = db;
+    if (!index || positions.length <= PREFETCH_SLICE) {
+      index?.prefetch(positions);
+      return keep(positions, tests);
+    }
+    const out: number[] = [];
+    for (let i = 0; i < positions.length; i += PREFETCH_SLICE) {
+      const slice = positions.slice(i, i + PREFETCH_SLICE);
+      index.prefetch(slice);
+      for (const p of keep(slice, tests)) out.push(p);
+    }
+    return out;
+  };
   if (filter?.code_refs && compiled.codeRefs) {
     const byCode = findCodeCandidates(db.byCode, compiled.codeRefs, budget);
     // A store on disk narrows by its scope and date indexes as well, before reading records.
@@ -187,14 +208,14 @@ function findMatching(
       db.index && (filter.retired != null || filter.effective_date || hasScopeFilter(filter))
         ? intersectSorted(byCode, db.index.findCandidates(filter, today, byCode))
         : byCode;
-    db.index?.prefetch(narrowed);
     // Without relationship lists the code index settles Rule Filter 5 by itself: testing each
     // candidate's code links again (tens per version) was a third of such a request.
-    if (!isSettledByCandidates(compiled.codeRefs)) return keep(narrowed);
+    if (!isSettledByCandidates(compiled.codeRefs)) return readAndKeep(narrowed);
     const rest = { ...compiled, codeRefs: null };
-    return rest.scope || filter.retired != null || filter.effective_date
-      ? keep(narrowed, rest)
-      : narrowed;
+    if (rest.scope || filter.retired != null || filter.effective_date)
+      return readAndKeep(narrowed, rest);
+    db.index?.prefetch(narrowed);
+    return narrowed;
   }
   // Only `q` (or nothing) given: every version passes, without asking each one.
   if (!filter || (filter.retired == null && !filter.effective_date && !hasScopeFilter(filter))) {
@@ -203,11 +224,7 @@ function findMatching(
     return all;
   }
   // A store on disk narrows by its indexes first; the rules then decide on just those records.
-  if (db.index) {
-    const candidates = db.index.findCandidates(filter, today);
-    db.index.prefetch(candidates);
-    return keep(candidates);
-  }
+  if (db.index) return readAndKeep(db.index.findCandidates(filter, today));
   return keep(db.policies.keys());
 }
 

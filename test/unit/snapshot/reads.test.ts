@@ -186,4 +186,67 @@ describe.skipIf(!SQLITE)("a snapshot reads a page's code descriptions in one que
     ])
       expect(ask(snapshot, body)).toBe(ask(memory, body));
   });
+
+  it("a scope filter over more candidates than one prefetch reads (10,000): the same answers", async () => {
+    const n = 10_050;
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), "coverage-slices-")), "many.json");
+    writeFileSync(
+      file,
+      JSON.stringify({
+        format: "coverage-dataset",
+        version: 1,
+        as_of: "2026-06-01",
+        payers: [{ payer_id: "AET", display_name: "Aetna" }],
+        lobs: [
+          { lob_id: "AET_commercial_CA", payer_id: "AET", lob: "commercial", state: "CA" },
+          { lob_id: "AET_commercial_NY", payer_id: "AET", lob: "commercial", state: "NY" },
+        ],
+        policies: Array.from({ length: n }, (_, v) => ({
+          policy_id: `m/p${v}/2020-01-01`,
+          policy_number: `P${v}`,
+          title: `Policy ${v % 7 ? "knee" : "sleep"}`,
+          effective_from_date: "2020-01-01",
+          effective_to_date: null,
+          file_url: `https://example.org/p${v}`,
+          file_type: "pdf",
+          listing_url: "https://example.org/list",
+          summary: null,
+          criteria_text: null,
+          // Every version is a candidate of `states: ["CA"]`; one in three has only a link
+          // that ended, which Rule Filter 3 leaves out.
+          applicability: [
+            {
+              lob_id: v % 2 ? "AET_commercial_CA" : "AET_commercial_NY",
+              from: "2020-01-01",
+              to: v % 3 ? null : "2021-01-01",
+            },
+            ...(v % 2
+              ? []
+              : [
+                  {
+                    lob_id: "AET_commercial_CA",
+                    from: "2020-01-01",
+                    to: v % 3 ? null : "2021-01-01",
+                  },
+                ]),
+          ],
+          codes: [],
+        })),
+      }),
+    );
+    const { openSnapshot } = await import("../../../src/snapshot/store.js");
+    const memory = await loadDataset(file);
+    const snapshot = await openSnapshot(await buildSnapshot(file));
+    const ask = (d: LoadedDataset, body: unknown) =>
+      JSON.stringify(
+        handleApiRequest({ db: d.db, today: "2026-06-01", linkFor: () => "" }, { ...PAGE, body })
+          .body,
+      );
+    for (const body of [
+      { policies: { states: ["CA"] }, sort: "policy_id_desc", limit: 100, offset: 6600 },
+      { policies: { states: ["CA"], q: "sleep" }, limit: 100, offset: 900 },
+      { policies: { states: ["CA"] }, limit: 100, offset: 6650, include_applicability: true },
+    ])
+      expect(ask(snapshot, body)).toBe(ask(memory, body));
+  });
 });

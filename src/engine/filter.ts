@@ -184,9 +184,9 @@ function findMatching(
     return out;
   };
   // A store on disk reads the candidates' records in slices, each tested before the next is
-  // read: it keeps a bounded number of records, and a 5M-link snapshot's scope filter has
-  // ~75,000 candidates (read at once, the first were forgotten before they were tested, then
-  // read again one by one).
+  // read: it keeps a bounded number of records (50,000), and a broad scope filter on a large
+  // snapshot has more candidates (read at once, the first were forgotten before they were
+  // tested, then read again one by one).
   const readAndKeep = (positions: readonly number[], tests = compiled): number[] => {
     const { index } = db;
     if (!index || positions.length <= PREFETCH_SLICE) {

@@ -58,6 +58,16 @@ export interface Lookup<K, V> {
   readonly size: number;
 }
 
+/** The code catalogue: descriptions by code key. */
+export interface Catalogue extends Lookup<string, string> {
+  /**
+   * A map holding (at least) the descriptions of those of `keys` the catalogue describes, read
+   * in one go: a page of code groups asks for a thousand keys, which a store on disk would
+   * otherwise read one query at a time.
+   */
+  getMany(keys: readonly string[]): ReadonlyMap<string, string>;
+}
+
 /**
  * What a store on disk answers from its own indexes where the in-memory store walks its
  * versions. Candidates are a superset: the engine still applies every rule to each record.
@@ -74,8 +84,11 @@ export interface StoreIndex {
   ): readonly number[];
   /** The version at a position, as `policies[position]` but without the list's indirection. */
   versionAt(position: number): PolicyRecord | undefined;
-  /** Reads these versions' records in one go (the engine is about to test each of them). */
-  prefetch(positions: readonly number[]): void;
+  /**
+   * Reads these versions' records in one go (the engine is about to test each of them); with
+   * `text`, their titles and summaries as well (it is about to rank them by their words).
+   */
+  prefetch(positions: readonly number[], text?: boolean): void;
   /** Ids of the LOBs linked to at least one version, ever. */
   listLinkedLobIds(): ReadonlySet<string>;
   /** Positions (ascending) of the versions whose effective_from_date is in `[from, to]`. */
@@ -101,7 +114,7 @@ export interface Db {
   byId: Lookup<string, PolicyRecord>;
   byCode: Lookup<string, readonly number[]>;
   bySeries: Lookup<string, readonly PolicyRecord[]>;
-  catalogue: Lookup<string, string>;
+  catalogue: Catalogue;
   /** A snapshot's indexes; absent for the in-memory store, whose walks are cheap. */
   index?: StoreIndex;
 }
@@ -292,6 +305,12 @@ export function indexDataset(dataset: DatasetInput): Db {
     byId,
     byCode: codeIndex.byKey,
     bySeries,
-    catalogue,
+    catalogue: {
+      get: (key) => catalogue.get(key),
+      has: (key) => catalogue.has(key),
+      size: catalogue.size,
+      // Every key is at hand already: the whole map answers.
+      getMany: () => catalogue,
+    },
   };
 }

@@ -26,23 +26,33 @@ export class FilterCache {
     readonly maxGroups = 1_000,
   ) {}
 
+  /** The code groups kept for `version`, now the most recently used; undefined if none. */
+  getCodeGroups(version: PolicyRecord): CodeGroup[] | undefined {
+    const groups = this.#groups.get(version);
+    if (groups) {
+      this.#groups.delete(version);
+      this.#groups.set(version, groups);
+    }
+    return groups;
+  }
+
+  /** Keeps `groups` for `version` (dropping the least recently used beyond the bound). */
+  keepCodeGroups(version: PolicyRecord, groups: CodeGroup[]): CodeGroup[] {
+    this.#groups.delete(version);
+    if (this.#groups.size >= this.maxGroups) {
+      const oldest = this.#groups.keys().next();
+      if (!oldest.done) this.#groups.delete(oldest.value);
+    }
+    this.#groups.set(version, groups);
+    return groups;
+  }
+
   /**
    * The code groups of `version`, made by `build` unless kept. They are shared between answers:
    * an answer is serialised as it is, never changed.
    */
   codeGroups(version: PolicyRecord, build: (version: PolicyRecord) => CodeGroup[]): CodeGroup[] {
-    let groups = this.#groups.get(version);
-    if (groups) {
-      this.#groups.delete(version);
-    } else {
-      groups = build(version);
-      if (this.#groups.size >= this.maxGroups) {
-        const oldest = this.#groups.keys().next();
-        if (!oldest.done) this.#groups.delete(oldest.value);
-      }
-    }
-    this.#groups.set(version, groups);
-    return groups;
+    return this.getCodeGroups(version) ?? this.keepCodeGroups(version, build(version));
   }
 
   /** What a list depends on besides the dataset: the filter, the sort and "today". */

@@ -1,4 +1,10 @@
-import type { Envelope, FilterRequest, Policy, PolicyFilter } from "../contract/index.js";
+import type {
+  CodeGroup,
+  Envelope,
+  FilterRequest,
+  Policy,
+  PolicyFilter,
+} from "../contract/index.js";
 import {
   compileCodeRefs,
   findCodeCandidates,
@@ -27,7 +33,7 @@ import {
   type RankedList,
 } from "./rank.js";
 import type { FilterCache } from "./filter-cache.js";
-import { buildApplicability, buildCodeGroups, toPolicyItem } from "./shape.js";
+import { buildApplicability, buildCodeGroups, readDescriptions, toPolicyItem } from "./shape.js";
 import { getTextIndex, hasTextIndex } from "./text-index.js";
 import { tokenize } from "./text.js";
 import { matchesRetired, overlapsWindow } from "./time.js";
@@ -138,6 +144,7 @@ function sortVersions(
     const scored = scoreIndexed(getTextIndex(db, terms), positions, terms, budget);
     return rankScored(db.policies, kept, scored);
   }
+  db.index?.prefetch(positions, true);
   const versions = positions.map(at);
   return rankPositions(db.policies, kept, scoreVersions(versions, terms, budget));
 }
@@ -180,6 +187,9 @@ const allPositions32 = new WeakMap<Db, Int32Array>();
 // many refs, so not too many of them.
 const CHECK_CANDIDATES = 15;
 
+// Candidates whose records a store on disk reads at once (it keeps 50,000).
+const PREFETCH_SLICE = 10_000;
+
 /** Indexes into db.policies of the versions that pass the filter, ascending. */
 function findMatching(
   db: Db,
@@ -198,6 +208,24 @@ function findMatching(
     }
     return out;
   };
+  // A store on disk reads the candidates' records in slices, each tested before the next is
+  // read: it keeps a bounded number of records (50,000), and a broad scope filter on a large
+  // snapshot has more candidates (read at once, the first were forgotten before they were
+  // tested, then read again one by one).
+  const readAndKeep = (positions: readonly number[], tests = compiled): number[] => {
+    const { index } = db;
+    if (!index || positions.length <= PREFETCH_SLICE) {
+      index?.prefetch(positions);
+      return keep(positions, tests);
+    }
+    const out: number[] = [];
+    for (let i = 0; i < positions.length; i += PREFETCH_SLICE) {
+      const slice = positions.slice(i, i + PREFETCH_SLICE);
+      index.prefetch(slice);
+      for (const p of keep(slice, tests)) out.push(p);
+    }
+    return out;
+  };
   if (filter?.code_refs && compiled.codeRefs) {
     const byCode = findCodeCandidates(db.byCode, compiled.codeRefs, budget);
     // A store on disk narrows by its scope and date indexes as well, before reading records.
@@ -205,14 +233,14 @@ function findMatching(
       db.index && (filter.retired != null || filter.effective_date || hasScopeFilter(filter))
         ? intersectSorted(byCode, db.index.findCandidates(filter, today, byCode))
         : byCode;
-    db.index?.prefetch(narrowed);
     // Without relationship lists the code index settles Rule Filter 5 by itself: testing each
     // candidate's code links again (tens per version) was a third of such a request.
-    if (!isSettledByCandidates(compiled.codeRefs)) return keep(narrowed);
+    if (!isSettledByCandidates(compiled.codeRefs)) return readAndKeep(narrowed);
     const rest = { ...compiled, codeRefs: null };
-    return rest.scope || filter.retired != null || filter.effective_date
-      ? keep(narrowed, rest)
-      : narrowed;
+    if (rest.scope || filter.retired != null || filter.effective_date)
+      return readAndKeep(narrowed, rest);
+    db.index?.prefetch(narrowed);
+    return narrowed;
   }
   // Only `q` (or nothing) given: every version passes, without asking each one.
   if (!filter || (filter.retired == null && !filter.effective_date && !hasScopeFilter(filter))) {
@@ -221,11 +249,7 @@ function findMatching(
     return all;
   }
   // A store on disk narrows by its indexes first; the rules then decide on just those records.
-  if (db.index) {
-    const candidates = db.index.findCandidates(filter, today);
-    db.index.prefetch(candidates);
-    return keep(candidates);
-  }
+  if (db.index) return readAndKeep(db.index.findCandidates(filter, today));
   return keep(db.policies.keys());
 }
 
@@ -250,6 +274,20 @@ export function filterPolicies(
     cache?.set(key, ranked);
   }
   const page = slicePage(ranked, request.limit, request.offset);
+  // Groups the cache holds are taken first (a later insertion could push them out), then the
+  // descriptions of the rest in one read, not one per code of each version.
+  const kept = new Map<PolicyRecord, CodeGroup[]>();
+  if (request.include_code_groups && cache)
+    for (const { version } of page.data) {
+      const groups = cache.getCodeGroups(version);
+      if (groups) kept.set(version, groups);
+    }
+  const descriptions = request.include_code_groups
+    ? readDescriptions(
+        db,
+        page.data.map((item) => item.version).filter((v) => !kept.has(v)),
+      )
+    : null;
   return {
     ...page,
     data: page.data.map(({ version, score }) =>
@@ -258,9 +296,10 @@ export function filterPolicies(
         applicability: request.include_applicability
           ? buildApplicability(selectLinks(version, filter, today))
           : null,
-        code_groups: request.include_code_groups
-          ? (cache?.codeGroups(version, (v) => buildCodeGroups(db, v)) ??
-            buildCodeGroups(db, version))
+        code_groups: descriptions
+          ? (kept.get(version) ??
+            cache?.keepCodeGroups(version, buildCodeGroups(db, version, descriptions)) ??
+            buildCodeGroups(db, version, descriptions))
           : null,
       }),
     ),

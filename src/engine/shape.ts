@@ -52,11 +52,26 @@ export function buildApplicability(links: readonly LinkRecord[]): Applicability[
   );
 }
 
+/** The descriptions a page's code groups can show: every code key of these versions, one read. */
+export function readDescriptions(
+  db: Db,
+  versions: readonly PolicyRecord[],
+): ReadonlyMap<string, string> {
+  const keys: string[] = [];
+  for (const v of versions) for (const c of v.codes) keys.push(c.key);
+  return db.catalogue.getMany(keys);
+}
+
 /**
  * Rule Shapes: one group per (system, relationship, category), ordered by system, relationship,
  * category (null first); codes in dataset order; descriptions only when all are known.
+ * `descriptions` holds those of the version's codes (readDescriptions; read here when absent).
  */
-export function buildCodeGroups(db: Db, version: PolicyRecord): CodeGroup[] {
+export function buildCodeGroups(
+  db: Db,
+  version: PolicyRecord,
+  descriptions: ReadonlyMap<string, string> = readDescriptions(db, [version]),
+): CodeGroup[] {
   const groups = new Map<string, { group: CodeGroup; keys: string[] }>();
   for (const c of version.codes) {
     const id = JSON.stringify([c.code_system, c.relationship, c.category]);
@@ -85,9 +100,9 @@ export function buildCodeGroups(db: Db, version: PolicyRecord): CodeGroup[] {
         compareCategory(a.group.category, b.group.category),
     )
     .map(({ group, keys }) => {
-      const descriptions = keys.map((k) => db.catalogue.get(k));
-      return descriptions.every((d): d is string => d !== undefined)
-        ? { ...group, descriptions }
+      const known = keys.map((k) => descriptions.get(k));
+      return known.every((d): d is string => d !== undefined)
+        ? { ...group, descriptions: known }
         : group;
     });
 }

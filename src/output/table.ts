@@ -1,7 +1,8 @@
 import Table from "cli-table3";
 import type { Io } from "./terminal.js";
 import { stripControls } from "./terminal.js";
-import { measureColumns } from "./text-width.js";
+import { drawPlainTable } from "./draw-table.js";
+import { isOneColumnEach, measureColumns } from "./text-width.js";
 
 export interface Column<T> {
   header: string;
@@ -41,7 +42,17 @@ const BORDERLESS = {
   middle: " ".repeat(GAP),
 };
 
-const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+// Made on first use: making a segmenter loads ICU's break rules (~10 ms), and most text is
+// split without one (splitGraphemes).
+let segmenter: Intl.Segmenter | undefined;
+
+/** The grapheme clusters of a text, in order. */
+function splitGraphemes(text: string): string[] {
+  // One column a character, where each code unit is a cluster of its own (see text-width.ts).
+  if (isOneColumnEach(text)) return text.split("");
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
+  return Array.from(segmenter.segment(text), (g) => g.segment);
+}
 
 /**
  * Terminal columns of the widest line: CJK and emoji take 2, combining marks 0. Measured as
@@ -90,7 +101,7 @@ export function fitWidths(
 function breakWord(word: string, width: number): string[] {
   if (measureColumns(word) <= width) return [word];
   const parts: string[] = [];
-  let rest = Array.from(graphemes.segment(word), (g) => g.segment);
+  let rest = splitGraphemes(word);
   let restWidth = measureColumns(word);
   while (restWidth > width) {
     // The graphemes that fit (at least one, however wide), then prefer breaking after a slash
@@ -169,12 +180,15 @@ function layoutTable<T>(
   const styled = wrapped.map((r, ri) =>
     r.map((text, ci) => columns[ci]?.style?.(text, rows[ri] as T) ?? text),
   );
+  const head = columns.map((c) => io.chalk.bold(c.header));
+  const drawn = drawPlainTable([head, ...styled], widths, BORDERLESS.middle);
+  if (drawn) return { lines: drawn.map((l) => l.trimEnd()), heights };
   // cli-table3 lays out a table in time quadratic in its rows (20,000 rows: ~20 s). With fixed
   // widths and no borders, tables of ROWS_PER_TABLE rows one after another print the same text.
   const parts: string[] = [];
   for (let i = 0; i === 0 || i < styled.length; i += ROWS_PER_TABLE) {
     const table = new Table({
-      head: i === 0 ? columns.map((c) => io.chalk.bold(c.header)) : [],
+      head: i === 0 ? head : [],
       chars: BORDERLESS,
       colWidths: widths,
       // Cells are wrapped by wrapText above: cli-table3 would truncate long words with "…".
@@ -191,6 +205,19 @@ function layoutTable<T>(
   return { lines, heights };
 }
 
+/** The column with each row's value computed on first read only. */
+function readOnce<T>(column: Column<T>): Column<T> {
+  const values = new Map<T, string>();
+  return {
+    ...column,
+    value: (row) => {
+      let text = values.get(row);
+      if (text === undefined) values.set(row, (text = column.value(row)));
+      return text;
+    },
+  };
+}
+
 /** Indent of the rows under their lead line in the stacked layout. */
 const STACK_INDENT = 2;
 /** The fewest columns a `beside` value gets on the lead line before it moves to its own. */
@@ -200,7 +227,7 @@ const BESIDE_MIN = 12;
 export function cutText(text: string, width: number): string {
   if (measureColumns(text) <= width) return text;
   let out = "";
-  for (const { segment } of graphemes.segment(text)) {
+  for (const segment of splitGraphemes(text)) {
     if (measureColumns(out + segment) > width - 1) break;
     out += segment;
   }
@@ -217,10 +244,12 @@ const oneLine = (text: string) => stripControls(text).replace(/\s+/g, " ").trim(
  * table indented under it.
  */
 export function renderTable<T>(
-  columns: Column<T>[],
+  given: Column<T>[],
   rows: readonly T[],
   io: Pick<Io, "columns" | "chalk">,
 ): string {
+  // Each cell's text is read once: the choice of layout measures it before the layout does.
+  const columns = given.map(readOnce);
   const [lead, ...others] = columns;
   if (!lead?.nowrap || others.length === 0)
     return layoutTable(columns, rows, io, io.columns).lines.join("\n");

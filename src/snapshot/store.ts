@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { DatabaseSync, SQLOutputValue, StatementSync } from "node:sqlite";
+import type { DatabaseSync, SQLInputValue, SQLOutputValue, StatementSync } from "node:sqlite";
 import type { PolicyFilter } from "../contract/index.js";
 import { UsageError } from "../errors.js";
 import { compareCodePoints } from "../engine/compare.js";
@@ -17,7 +17,7 @@ import type { TextIndex } from "../engine/text-index.js";
 import type { LoadedDataset } from "../dataset/load.js";
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from "./schema.js";
 import { SnapshotVersion, type VersionSource } from "./version.js";
-import { dayNumber, OPEN_END } from "./days.js";
+import { dateOfDay, dayNumber, OPEN_END } from "./days.js";
 import { loadSqlite } from "./sqlite.js";
 
 type Row = Record<string, SQLOutputValue>;
@@ -41,8 +41,10 @@ export async function openSnapshotDatabase(
       !hasMeta
         ? []
         : db
-            // The engine's arrays (blobs, ~1 MB at 1M links) are read when a query needs them.
-            .prepare("SELECT key, value FROM meta WHERE typeof(value) <> 'blob'")
+            // The arrays (blobs, megabytes at 5M links) are read when first used (#int32s).
+            .prepare(
+              "SELECT key, CASE WHEN typeof(value) = 'blob' THEN NULL ELSE value END AS value FROM meta",
+            )
             .all()
             .map((r) => [r.key as string, r.value ?? null]),
     );
@@ -77,6 +79,10 @@ export async function openSnapshot(file: string): Promise<LoadedDataset> {
   return { db: new SnapshotStore(db, meta).toDb(), file: abs, dir: path.dirname(abs) };
 }
 
+// Day numbers from here on map back to one date string each: dayNumber reads a year below 100
+// as 19xx (Date.UTC), so a day of the 1900s may have been written either way.
+const Y2000 = dayNumber("2000-01-01");
+
 // Records made lately, so a request that reads one version several times makes it once;
 // bounded, so a long-running server stays small.
 const CACHE_SIZE = 50_000;
@@ -87,7 +93,9 @@ const VERSION_COLUMNS =
 
 function int32s(value: SQLOutputValue | undefined, n: number): Int32Array {
   if (!(value instanceof Uint8Array) || value.byteLength !== n * 4) return new Int32Array(n);
-  // Copied: the blob's buffer need not be aligned for an Int32Array view.
+  // A view where the blob's bytes are aligned for one (they are: node:sqlite copies each blob
+  // into a buffer of its own), else a copy.
+  if (value.byteOffset % 4 === 0) return new Int32Array(value.buffer, value.byteOffset, n);
   return new Int32Array(new Uint8Array(value).buffer);
 }
 
@@ -141,6 +149,7 @@ class SnapshotStore implements StoreIndex {
   readonly #cache: Array<PolicyRecord | undefined>;
   #cached = 0;
   readonly #sql: Record<string, StatementSync> = {};
+  readonly #arraySql: Record<string, StatementSync> = {};
   #lengths: { title: Int32Array; summary: Int32Array; sums: Float64Array } | undefined;
   #linkedLobs: ReadonlySet<string> | undefined;
   #dayArrays: { from: Int32Array; to: Int32Array } | undefined;
@@ -183,14 +192,19 @@ class SnapshotStore implements StoreIndex {
     this.lobById = new Map(this.lobs.map((l) => [l.lob_id, l]));
   }
 
+  /** An array stored in `meta` at build time, read on first use. */
+  #int32s(key: string, n: number): Int32Array {
+    return int32s(this.#blob(key), n);
+  }
+
   /** Each version's position by its `seq` (the link tables' key), stored at build time. */
   #positions(): Int32Array {
-    return (this.#posOfSeq ??= int32s(this.#blob("pos_of_seq"), this.count));
+    return (this.#posOfSeq ??= this.#int32s("pos_of_seq", this.count));
   }
 
   /** Each position's `seq`. */
   #seqs(): Int32Array {
-    return (this.#seqOfPos ??= int32s(this.#blob("seq_of_pos"), this.count));
+    return (this.#seqOfPos ??= this.#int32s("seq_of_pos", this.count));
   }
 
   /** One of the engine's arrays stored in `meta` (undefined if absent). */
@@ -202,6 +216,22 @@ class SnapshotStore implements StoreIndex {
     let s = this.#sql[sql];
     if (!s) this.#sql[sql] = s = this.db.prepare(sql);
     return s;
+  }
+
+  /**
+   * The rows of a query as arrays of their columns: where a read returns thousands of rows
+   * (links, postings), node:sqlite's making an object per row cost twice the read itself.
+   * Node.js 22.13 to 22.15 lack setReturnArrays: there the objects' values, in column order.
+   */
+  #arrays(sql: string, ...params: SQLInputValue[]): SQLOutputValue[][] {
+    let s = this.#arraySql[sql];
+    if (!s) {
+      s = this.db.prepare(sql);
+      s.setReturnArrays?.(true);
+      this.#arraySql[sql] = s;
+    }
+    const rows = s.all(...params) as unknown[];
+    return s.setReturnArrays ? (rows as SQLOutputValue[][]) : (rows as Row[]).map(Object.values);
   }
 
   /** The version at a position in policy-id order, made from its row on first read. */
@@ -229,7 +259,11 @@ class SnapshotStore implements StoreIndex {
     this.#cached = 0;
   }
 
-  prefetch(positions: readonly number[]): void {
+  prefetch(positions: readonly number[], text = false): void {
+    if (text) {
+      this.#prefetchRows(positions);
+      return;
+    }
     // Counted first: once the records are kept, a server's request allocates nothing here.
     const cache = this.#cache;
     let n = 0;
@@ -242,23 +276,75 @@ class SnapshotStore implements StoreIndex {
     const seqs = this.#seqs();
     const list = JSON.stringify(missing.map((p) => seqs[p]));
     const links = new Map<number, LinkRecord[]>();
-    for (const r of this.#stmt(
+    let last = -1;
+    let out: LinkRecord[] = [];
+    for (const [version, lobId, from, to] of this.#arrays(
       'SELECT version, lob_id, "from", "to" FROM applicability WHERE version IN (SELECT value FROM json_each(?)) ORDER BY version, seq',
-    ).all(list)) {
-      const seq = Number(r.version);
-      let out = links.get(seq);
-      if (!out) links.set(seq, (out = []));
-      const lob = this.lobById.get(r.lob_id as string);
-      if (lob) out.push({ lob, from: r.from as string, to: (r.to as string | null) ?? null });
+      list,
+    )) {
+      const seq = Number(version);
+      if (seq !== last) links.set((last = seq), (out = []));
+      const lob = this.lobById.get(lobId as string);
+      if (lob) out.push({ lob, from: from as string, to: (to as string | null) ?? null });
     }
     // What the filters read (dates and links); the rest of a row when something asks for it.
+    // The dates from the day numbers stored at build time where they say the same (a day of
+    // this century is one string only); the version table's pages were half of this read.
+    const posOf = this.#positions();
+    const days = this.#days();
+    const unread: number[] = [];
+    for (const pos of missing) {
+      const from = days.from[pos] as number;
+      const to = days.to[pos] as number;
+      if (from < Y2000 || to < Y2000) {
+        unread.push(pos);
+        continue;
+      }
+      const seq = seqs[pos] as number;
+      const row: Row = {
+        seq,
+        effective_from_date: dateOfDay(from),
+        effective_to_date: to === OPEN_END ? null : dateOfDay(to),
+      };
+      this.#remember(pos, new SnapshotVersion(this.#source, row, links.get(seq) ?? []));
+    }
+    if (unread.length === 0) return;
+    for (const [seq, from, to] of this.#arrays(
+      "SELECT seq, effective_from_date, effective_to_date FROM version WHERE seq IN (SELECT value FROM json_each(?))",
+      JSON.stringify(unread.map((p) => seqs[p])),
+    )) {
+      const row: Row = {
+        seq: Number(seq),
+        effective_from_date: from ?? null,
+        effective_to_date: to ?? null,
+      };
+      const version = new SnapshotVersion(this.#source, row, links.get(Number(seq)) ?? []);
+      this.#remember(posOf[Number(seq)] as number, version);
+    }
+  }
+
+  /**
+   * The whole rows (but criteria) of these versions, in one query: a code search ranks its
+   * hundreds of matches by their titles and summaries, which were one query per version.
+   */
+  #prefetchRows(positions: readonly number[]): void {
+    const cache = this.#cache;
+    const missing: number[] = [];
+    for (let i = 0; i < positions.length; i++) {
+      const v = cache[positions[i] as number];
+      if (!(v instanceof SnapshotVersion && v.hasRow)) missing.push(positions[i] as number);
+    }
+    if (missing.length < 2) return;
+    if (this.#cached + missing.length > CACHE_SIZE) this.#forget();
+    const seqs = this.#seqs();
     const posOf = this.#positions();
     for (const row of this.#stmt(
-      "SELECT seq, effective_from_date, effective_to_date FROM version WHERE seq IN (SELECT value FROM json_each(?))",
-    ).all(list)) {
-      const seq = Number(row.seq);
-      const version = new SnapshotVersion(this.#source, row, links.get(seq) ?? []);
-      this.#remember(posOf[seq] as number, version);
+      `SELECT ${VERSION_COLUMNS} FROM version WHERE seq IN (SELECT value FROM json_each(?))`,
+    ).all(JSON.stringify(missing.map((p) => seqs[p])))) {
+      const pos = posOf[Number(row.seq)] as number;
+      const known = cache[pos];
+      if (known instanceof SnapshotVersion) known.supplyRow(row);
+      else this.#remember(pos, new SnapshotVersion(this.#source, row));
     }
   }
 
@@ -369,17 +455,17 @@ class SnapshotStore implements StoreIndex {
   /** Each version's dates as day numbers, by position (stored at build time). */
   #days(): { from: Int32Array; to: Int32Array } {
     return (this.#dayArrays ??= {
-      from: int32s(this.#blob("from_days"), this.count),
-      to: int32s(this.#blob("to_days"), this.count),
+      from: this.#int32s("from_days", this.count),
+      to: this.#int32s("to_days", this.count),
     });
   }
 
   /** Each LOB's linked versions: LOB `seq` i's positions are `start[i]` up to `start[i + 1]`. */
   #lobLinks(): { start: Int32Array; positions: Int32Array } {
     if (!this.#lobArrays) {
-      const start = int32s(this.#blob("lob_start"), this.#lobSeq.size + 1);
+      const start = this.#int32s("lob_start", this.#lobSeq.size + 1);
       const total = start[this.#lobSeq.size] as number;
-      this.#lobArrays = { start, positions: int32s(this.#blob("lob_positions"), total) };
+      this.#lobArrays = { start, positions: this.#int32s("lob_positions", total) };
     }
     return this.#lobArrays;
   }
@@ -434,13 +520,14 @@ class SnapshotStore implements StoreIndex {
     const row = this.#stmt("SELECT id FROM term WHERE term = ?").get(term);
     let list: Posting | null = null;
     if (row) {
-      const rows = this.#stmt(
+      const rows = this.#arrays(
         "SELECT pos, title_count, summary_count FROM posting WHERE term = ? ORDER BY pos",
-      ).all(row.id as number);
+        row.id as number,
+      );
       list = {
-        docs: Int32Array.from(rows, (r) => Number(r.pos)),
-        titleCounts: Int32Array.from(rows, (r) => Number(r.title_count)),
-        summaryCounts: Int32Array.from(rows, (r) => Number(r.summary_count)),
+        docs: Int32Array.from(rows, (r) => Number(r[0])),
+        titleCounts: Int32Array.from(rows, (r) => Number(r[1])),
+        summaryCounts: Int32Array.from(rows, (r) => Number(r[2])),
       };
     }
     if (this.#termPostings.size >= 1024) this.#termPostings.clear();
@@ -451,8 +538,8 @@ class SnapshotStore implements StoreIndex {
   loadTextIndex(terms: readonly string[]): TextIndex {
     const n = this.count;
     this.#lengths ??= {
-      title: int32s(this.#blob("title_terms"), n),
-      summary: int32s(this.#blob("summary_terms"), n),
+      title: this.#int32s("title_terms", n),
+      summary: this.#int32s("summary_terms", n),
       sums: new Float64Array(n),
     };
     const ids = new Map<string, number>();
@@ -491,6 +578,36 @@ class SnapshotStore implements StoreIndex {
     };
   }
 
+  /**
+   * The descriptions of these keys that the catalogue has, read in one query. Remembered (a
+   * catalogue has tens of thousands of entries at most): pages of code groups ask for the same
+   * codes again and again.
+   */
+  #describe(keys: readonly string[]): Map<string, string> {
+    const known = this.#descriptions;
+    const out = new Map<string, string>();
+    const missing = new Set<string>();
+    for (const key of keys) {
+      const d = known.get(key);
+      if (d === undefined) missing.add(key);
+      else if (d !== null) out.set(key, d);
+    }
+    if (missing.size === 0) return out;
+    // The last entry of a key wins, as in the in-memory catalogue (compared here: sorting the
+    // rows in SQL cost more than the read).
+    const seqs = new Map<string, number>();
+    for (const [seq, key, description] of this.#arrays(
+      "SELECT seq, key, description FROM code WHERE key IN (SELECT value FROM json_each(?))",
+      JSON.stringify([...missing]),
+    )) {
+      if ((seqs.get(key as string) ?? -1) > Number(seq)) continue;
+      seqs.set(key as string, Number(seq));
+      out.set(key as string, description as string);
+    }
+    for (const key of missing) known.set(key, out.get(key) ?? null);
+    return out;
+  }
+
   #lookup<V>(get: (key: string) => V | undefined, size: number): Lookup<string, V> {
     return { get, has: (key) => get(key) !== undefined, size };
   }
@@ -507,6 +624,7 @@ class SnapshotStore implements StoreIndex {
         return Reflect.get(target, prop, receiver) as unknown;
       },
     });
+    const catalogueSize = Number(this.meta.get("catalogue_keys") ?? 0);
     const byPos = (rows: Row[]) =>
       positionsOf(rows, this.#positions()).map((p) => at(p) as PolicyRecord);
     return {
@@ -525,10 +643,12 @@ class SnapshotStore implements StoreIndex {
           const known = this.#byCode.get(key);
           if (known !== undefined) return known ?? undefined;
           const posOf = this.#positions();
-          const set = new Set<number>();
-          for (const r of this.#stmt("SELECT version FROM code_link WHERE key = ?").all(key))
-            set.add(posOf[Number(r.version)] as number);
-          const list = set.size ? [...set].sort((x, y) => x - y) : null;
+          // Distinct in the index's order (key, version); sorted by position as numbers.
+          const rows = this.#arrays("SELECT DISTINCT version FROM code_link WHERE key = ?", key);
+          const positions = new Int32Array(rows.length);
+          for (let i = 0; i < rows.length; i++)
+            positions[i] = posOf[Number((rows[i] as SQLOutputValue[])[0])] as number;
+          const list = rows.length ? Array.from(positions.sort()) : null;
           if (this.#byCode.size >= 2048) this.#byCode.clear();
           this.#byCode.set(key, list);
           return list ?? undefined;
@@ -542,21 +662,10 @@ class SnapshotStore implements StoreIndex {
         },
         Number(this.meta.get("policies") ?? 0),
       ),
-      catalogue: this.#lookup(
-        (key) => {
-          // Remembered (a catalogue has tens of thousands of entries at most): a page of code
-          // groups asks for the same few hundred codes again and again.
-          if (this.#descriptions.has(key)) return this.#descriptions.get(key) ?? undefined;
-          // The last entry of a key wins, as in the in-memory catalogue.
-          const row = this.#stmt(
-            "SELECT description FROM code WHERE key = ? ORDER BY seq DESC LIMIT 1",
-          ).get(key);
-          const description = row ? (row.description as string) : undefined;
-          this.#descriptions.set(key, description ?? null);
-          return description;
-        },
-        Number(this.meta.get("catalogue_keys") ?? 0),
-      ),
+      catalogue: {
+        ...this.#lookup((key) => this.#describe([key]).get(key), catalogueSize),
+        getMany: (keys) => this.#describe(keys),
+      },
       index: this,
     };
   }

@@ -39,6 +39,16 @@ export class SnapshotVersion implements PolicyRecord {
     this.#links = links;
   }
 
+  /** Whether the version's columns are read (more than the dates it may have been made with). */
+  get hasRow(): boolean {
+    return this.#row !== undefined;
+  }
+
+  /** Takes the version's columns, read with others' (prefetch), unless it has them already. */
+  supplyRow(row: Row): void {
+    this.#row ??= row;
+  }
+
   #full(): Row {
     return (this.#row ??= this.#source.readRow(this.#seq));
   }

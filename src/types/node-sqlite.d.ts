@@ -13,6 +13,8 @@ declare module "node:sqlite" {
     get(...params: SQLInputValue[]): Record<string, SQLOutputValue> | undefined;
     run(...params: SQLInputValue[]): StatementResultingChanges;
     iterate(...params: SQLInputValue[]): IterableIterator<Record<string, SQLOutputValue>>;
+    /** Rows as arrays of their columns (Node.js 22.16+; absent before). */
+    setReturnArrays?(enabled: boolean): void;
   }
   export interface DatabaseSyncOptions {
     open?: boolean;

@@ -1,4 +1,13 @@
-import { describe, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import {
+  DownloadLink,
+  LobPage,
+  PayerPage,
+  PolicyDetail,
+  PolicyPage,
+  PolicyUpdatePage,
+} from "../../../src/contract/index.js";
 import type { ApiRequest, QueryPairs } from "../../../src/api/request.js";
 import { loadDataset } from "../../../src/dataset/load.js";
 import { handleApiRequest, type EngineContext } from "../../../src/engine/router.js";
@@ -25,10 +34,23 @@ function toRequest(method: "GET" | "POST", url: string, json: unknown): ApiReque
   return { method, path: q < 0 ? url : url.slice(0, q), query, body: json };
 }
 
+/** The contract's schema of a 200 answer to `path` (the CLI takes the engine's unchecked). */
+function schemaOf(path: string): z.ZodType {
+  if (path === "/v1/policies/filter") return PolicyPage;
+  if (path === "/v1/payers") return PayerPage;
+  if (path === "/v1/lobs") return LobPage;
+  if (path === "/v1/policies/updates") return PolicyUpdatePage;
+  return path.endsWith("/download-url") ? DownloadLink : PolicyDetail;
+}
+
 describe("acceptance table through the engine's router", () => {
   it.each(CASES.map((c) => [c.name, c] as const))("%s", (_name, c) => {
     const res = handleApiRequest(ctx, toRequest(c.method, c.url, c.json));
     expectAnswer(c, res.status, JSON.parse(JSON.stringify(res.body)));
+    if (res.status === 200) {
+      const body: unknown = JSON.parse(JSON.stringify(res.body));
+      expect(schemaOf(c.url.split("?")[0] ?? "").safeParse(body).success).toBe(true);
+    }
   });
 
   it("download links in-process point at the dataset's file", () => {

@@ -87,6 +87,11 @@ describe("FilterCache", () => {
       get: (key: string) => (gets.n++, base.catalogue.get(key)),
       has: (key: string) => base.catalogue.has(key),
       size: base.catalogue.size,
+      // Every key asked counts: a page's descriptions are read in one call.
+      getMany: (keys: readonly string[]) => {
+        gets.n += keys.length;
+        return base.catalogue.getMany(keys);
+      },
     };
     const db: Db = { ...base, catalogue };
     const cache = new FilterCache();
@@ -106,6 +111,41 @@ describe("FilterCache", () => {
       filterPolicies(base, { ...request, include_applicability: true }, "2026-06-01"),
     );
     expect(first).toEqual(filterPolicies(base, request, "2026-06-01"));
+  });
+
+  it("a page whose kept groups a new version pushes out still gets every description", () => {
+    // Kept: the groups of the page's 3rd and 4th versions. The page of four shapes the 1st and
+    // 2nd, whose keeping (at most two) pushes the 3rd and 4th out before they are reached.
+    const described = rulesDb(
+      Array.from({ length: 6 }, (_, v) =>
+        policy(`rd/p${v}/2020-01-01`, {
+          title: `Knee ${v}`,
+          codes: [code("CPT", String(97110 + v)), code("ICD10CM", `M25.${v}`)],
+          applicability: [link(LOBS[0]!.lob_id)],
+        }),
+      ),
+      Array.from({ length: 6 }, (_, v) => [
+        { code_system: "CPT", code: String(97110 + v), description: `therapy ${v}` },
+        { code_system: "ICD10CM", code: `M25.${v}`, description: `joint ${v}` },
+      ]).flat(),
+    );
+    // A catalogue that answers only the keys asked (as a store on disk may).
+    const { catalogue } = described;
+    described.catalogue = {
+      get: (key) => catalogue.get(key),
+      has: (key) => catalogue.has(key),
+      size: catalogue.size,
+      getMany: (keys) =>
+        new Map(keys.flatMap((k) => (catalogue.has(k) ? [[k, catalogue.get(k)!]] : []))),
+    };
+    const cache = new FilterCache(64, 200_000, 2);
+    const request: FilterRequest = { policies: { q: "knee" }, include_code_groups: true };
+    const at = "2026-06-01";
+    filterPolicies(described, { ...request, limit: 2, offset: 2 }, at, undefined, cache);
+    const page = filterPolicies(described, { ...request, limit: 4 }, at, undefined, cache);
+    expect(page).toEqual(filterPolicies(described, { ...request, limit: 4 }, at));
+    for (const item of page.data)
+      for (const group of item.code_groups!) expect(group).toHaveProperty("descriptions");
   });
 
   it("keeps the code groups of at most maxGroups versions, least recently used out first", () => {

@@ -57,3 +57,26 @@ describe("renderTable over many rows", () => {
     expect(out).toEqual(expected);
   });
 });
+
+describe("renderTable reads each cell once", () => {
+  it.each([120, 30])("at %i columns (side by side, or stacked under the ids)", (cols) => {
+    const reads = new Map<string, number>();
+    const count = (key: string, text: string) => {
+      reads.set(key, (reads.get(key) ?? 0) + 1);
+      return text;
+    };
+    const rows = [{ id: "a/very/long/policy/id/2020-01-01" }, { id: "b/2" }];
+    const out = renderTable(
+      [
+        { header: "ID", value: (r) => count(`id ${r.id}`, r.id), nowrap: true },
+        { header: "TITLE", value: (r) => count(`title ${r.id}`, "Knee brace"), flex: true },
+        { header: "N", value: (r) => count(`n ${r.id}`, "1") },
+      ],
+      rows,
+      io(cols),
+    );
+    expect(out).toContain("Knee brace");
+    expect([...reads.values()].every((n) => n === 1)).toBe(true);
+    expect(reads.size).toBe(6);
+  });
+});

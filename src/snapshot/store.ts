@@ -41,10 +41,9 @@ export async function openSnapshotDatabase(
       !hasMeta
         ? []
         : db
-            // The arrays (blobs, megabytes at 5M links) are read when first used (#int32s).
-            .prepare(
-              "SELECT key, CASE WHEN typeof(value) = 'blob' THEN NULL ELSE value END AS value FROM meta",
-            )
+            // The engine's arrays (blobs, megabytes at 5M links) are read when a query needs
+            // them (#int32s), not at open.
+            .prepare("SELECT key, value FROM meta WHERE typeof(value) <> 'blob'")
             .all()
             .map((r) => [r.key as string, r.value ?? null]),
     );

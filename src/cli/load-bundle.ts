@@ -48,10 +48,11 @@ export interface LoadOptions {
    */
   cacheDir?: () => string | undefined;
   /**
-   * What kind of run this is (a subcommand): a cache made by runs of other kinds lacks this
-   * one's code, so it is refreshed once at exit.
+   * What kind of run this is (a subcommand, and a code path of its own such as a snapshot's),
+   * asked at exit: a cache made by runs of other kinds lacks this one's code, so it is
+   * refreshed once then.
    */
-  tag?: string;
+  tag?: string | (() => string);
   /** Called at exit with what happened (a debugging hook); never when useCache is false. */
   report?: (use: CodeCacheUse & { key: string; wrote?: string }) => void;
 }
@@ -320,24 +321,23 @@ export function loadBundle(
   };
   const loaded = { bundle: {} as Bundle, script, source, fileId: userId, cache };
 
-  if (useCache) {
-    // The shipped cache is left as it is; a user cache is (re)written when there was none, V8
-    // refused it, or it lacks this kind of run.
-    const refresh =
-      from !== "shipped" &&
-      (from === "none" ||
-        cache.rejected ||
-        (tag !== "" && !cached!.tags.includes(tag) && cached!.tags.length < MAX_TAGS));
-    if (refresh || report)
-      process.once("exit", () => {
-        let wrote: string | undefined;
-        if (refresh && userDir) {
-          const tags = [...(cache.rejected ? [] : (cached?.tags ?? [])), tag].filter(Boolean);
-          wrote = saveUserCache(loaded, userDir, [...new Set(tags)]);
-        }
-        report?.({ ...cache, key: codeCacheKey(), wrote });
-      });
-  }
+  if (useCache && (from !== "shipped" || report))
+    process.once("exit", () => {
+      // The shipped cache is left as it is; a user cache is (re)written when there was none,
+      // V8 refused it, or it lacks this kind of run (known only now: a snapshot's, say).
+      const kind = typeof tag === "function" ? tag() : tag;
+      const refresh =
+        from !== "shipped" &&
+        (from === "none" ||
+          cache.rejected ||
+          (kind !== "" && !cached!.tags.includes(kind) && cached!.tags.length < MAX_TAGS));
+      let wrote: string | undefined;
+      if (refresh && userDir) {
+        const tags = [...(cache.rejected ? [] : (cached?.tags ?? [])), kind].filter(Boolean);
+        wrote = saveUserCache(loaded, userDir, [...new Set(tags)]);
+      }
+      report?.({ ...cache, key: codeCacheKey(), wrote });
+    });
 
   const module = { exports: {} as Bundle };
   const run = script.runInThisContext() as (...args: unknown[]) => void;

@@ -1,6 +1,7 @@
 import { writeSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { readCodePath } from "../code-path.js";
 import { helpRequest, printBuiltHelp } from "./fast-help.js";
 import { VERSION } from "./version.js";
 
@@ -37,8 +38,13 @@ if (argv.length === 1 && argv[0] === "--version") {
   const { bundle } = loadBundle(dir, {
     useCache: !env.COVERAGE_NO_CODE_CACHE,
     cacheDir: () => codeCacheDir(env),
-    // The subcommand, roughly (the first word that could be one): what a cache has code for.
-    tag: argv.find((arg) => /^[a-z]+$/.test(arg)) ?? "help",
+    // The subcommand, roughly (the first word that could be one), and a code path of its own
+    // if the run took one (a snapshot's): what a cache has code for.
+    tag: () => {
+      const word = argv.find((arg) => /^[a-z]+$/.test(arg)) ?? "help";
+      const codePath = readCodePath();
+      return codePath ? `${word}+${codePath}` : word;
+    },
     report: env.COVERAGE_DEBUG_CODE_CACHE
       ? (use) => process.stderr.write(`coverage: code cache ${JSON.stringify(use)}\n`)
       : undefined,

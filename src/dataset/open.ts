@@ -1,4 +1,5 @@
 import { loadDataset, type LoadedDataset } from "./load.js";
+import { noteCodePath } from "../code-path.js";
 import { isSqliteFile } from "../snapshot/sqlite.js";
 
 /**
@@ -9,5 +10,6 @@ export async function openDataset(file: string): Promise<LoadedDataset> {
   if (!isSqliteFile(file)) return loadDataset(file);
   // Loaded only for a snapshot: node:sqlite and the store stay out of every other start.
   const { openSnapshot } = await import("../snapshot/store.js");
+  noteCodePath("snapshot");
   return openSnapshot(file);
 }

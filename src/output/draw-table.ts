@@ -56,26 +56,19 @@ function readState(line: string): State {
   return state;
 }
 
-function unwindState(state: State, line: string): string {
+/**
+ * `line` with the codes that close (`off`, after it) or reopen (`on`, before it) the styles
+ * left open in `state`, as cli-table3 wraps a cell's lines.
+ */
+function wrapState(state: State, line: string, side: "off" | "on"): string {
   const { lastBackgroundAdded: bg, lastForegroundAdded: fg } = state;
   delete state.lastBackgroundAdded;
   delete state.lastForegroundAdded;
-  let out = line;
-  for (const key of Object.keys(state)) if (state[key]) out += BY_NAME.get(key)?.off ?? "";
-  if (bg && bg !== "\u001b[49m") out += "\u001b[49m";
-  if (fg && fg !== "\u001b[39m") out += "\u001b[39m";
-  return out;
-}
-
-function rewindState(state: State, line: string): string {
-  const { lastBackgroundAdded: bg, lastForegroundAdded: fg } = state;
-  delete state.lastBackgroundAdded;
-  delete state.lastForegroundAdded;
-  let out = line;
-  for (const key of Object.keys(state)) if (state[key]) out = (BY_NAME.get(key)?.on ?? "") + out;
-  if (bg && bg !== "\u001b[49m") out = `${String(bg)}${out}`;
-  if (fg && fg !== "\u001b[39m") out = `${String(fg)}${out}`;
-  return out;
+  const codes: string[] = [];
+  for (const key of Object.keys(state)) if (state[key]) codes.push(BY_NAME.get(key)?.[side] ?? "");
+  if (bg && bg !== "\u001b[49m") codes.push(side === "off" ? "\u001b[49m" : String(bg));
+  if (fg && fg !== "\u001b[39m") codes.push(side === "off" ? "\u001b[39m" : String(fg));
+  return side === "off" ? line + codes.join("") : codes.reverse().join("") + line;
 }
 
 /** A cell's lines, each closing the styles it opened and reopening those of the line before. */
@@ -84,9 +77,9 @@ function splitCellLines(text: string): string[] {
   if (!text.includes("\u001b")) return lines;
   let state: State = {};
   return lines.map((raw) => {
-    const line = rewindState(state, raw);
+    const line = wrapState(state, raw, "on");
     state = readState(line);
-    return unwindState({ ...state }, line);
+    return wrapState({ ...state }, line, "off");
   });
 }
 

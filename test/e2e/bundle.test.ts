@@ -345,6 +345,35 @@ describe("the built CLI: one script compiled with V8's code cache", () => {
       ]);
     });
 
+    // A snapshot (node:sqlite, Node 22.13+) runs code a JSON search never does.
+    const sqliteNode = nodes.get(24) ?? nodes.get(22);
+    it.skipIf(!sqliteNode)(
+      "a search over a snapshot after searches over JSON refreshes the cache once for its code",
+      async () => {
+        const { root, run } = copyInstall("coverage-cache-snapshot-");
+        rmSync(path.join(root, "dist", "bundle.cache"));
+        const env = { ...DEBUG, COVERAGE_CODE_CACHE_DIR: path.join(root, "cache") };
+        const db = path.join(root, "bundled.db");
+        const built = await run(
+          ["data", "build", path.join(root, "fixtures", "dataset.json"), "-o", db],
+          {
+            node: sqliteNode,
+          },
+        );
+        expect(built.exitCode, built.stderr).toBe(0);
+        const onSnapshot = ["--local", "--data", db, "search", "--code", "CPT:97110"];
+        const reports = [];
+        for (const args of [MAIN_JOB, MAIN_JOB, onSnapshot, onSnapshot])
+          reports.push(reportOf((await run(args, { node: sqliteNode, env })).stderr));
+        expect(reports.map((r) => [r.from, r.wrote !== undefined])).toEqual([
+          ["none", true],
+          ["user", false],
+          ["user", true],
+          ["user", false],
+        ]);
+      },
+    );
+
     // root writes into a read-only folder all the same: there only the second case applies.
     it.each([
       ...(process.getuid?.() === 0

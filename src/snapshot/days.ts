@@ -1,12 +1,19 @@
 /** A day number for an open end (`effective_to_date` null): after every real day. */
 export const OPEN_END = 2 ** 31 - 1;
 
-/** `YYYY-MM-DD` as days since 1970-01-01 (the same order as the strings, as numbers). */
+/**
+ * `YYYY-MM-DD` as days since 1970-01-01 (the same order as the strings, as numbers), for every
+ * year 0000 to 9999: the days-from-civil algorithm of H. Hinnant. (Date.UTC reads a year below
+ * 100 as 19xx: snapshots built before this may hold such days a century late; the store allows
+ * for it.) A day past its month's end (02-30) counts on into the next, as Date.UTC did.
+ */
 export function dayNumber(date: string): number {
-  return (
-    Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) /
-    86_400_000
-  );
+  const month = Number(date.slice(5, 7));
+  const year = Number(date.slice(0, 4)) - (month <= 2 ? 1 : 0);
+  const era = Math.floor(year / 400);
+  const yoe = year - era * 400;
+  const doy = Math.floor((153 * ((month + 9) % 12) + 2) / 5) + Number(date.slice(8, 10)) - 1;
+  return era * 146_097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719_468;
 }
 
 const pad2 = (n: number) => (n < 10 ? `0${n}` : `${n}`);

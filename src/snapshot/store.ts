@@ -78,13 +78,25 @@ export async function openSnapshot(file: string): Promise<LoadedDataset> {
   return { db: new SnapshotStore(db, meta).toDb(), file: abs, dir: path.dirname(abs) };
 }
 
-// Day numbers from here on map back to one date string each: dayNumber reads a year below 100
-// as 19xx (Date.UTC), so a day of the 1900s may have been written either way.
+// Day numbers from here on map back to one date string each: dayNumber read a year below 100
+// as 19xx (Date.UTC) when older snapshots were built, so a day of the 1900s may have been
+// written either way.
 const Y2000 = dayNumber("2000-01-01");
+const Y1900 = dayNumber("1900-01-01");
+// How much earlier such a stored day may really be: 1900 years (0050 was read as 1950), and
+// a day to spare.
+const MISREAD = 693_962;
+
+/** A stored start day, or the day 1900 years earlier it may stand for (see Y2000). */
+function earliestStart(from: number): number {
+  return from >= Y1900 && from < Y2000 ? from - MISREAD : from;
+}
 
 // Records made lately, so a request that reads one version several times makes it once;
 // bounded, so a long-running server stays small.
 const CACHE_SIZE = 50_000;
+// Code descriptions remembered (a few hundred per page; a catalogue has tens of thousands).
+const MAX_DESCRIPTIONS = 200_000;
 
 // A version's columns but its criteria (long, and read by the detail view only).
 const VERSION_COLUMNS =
@@ -132,7 +144,8 @@ function linkSelector(
     const end = exactDayNumber(window.end);
     if (start === null && end === null) return null;
     return (from, to) =>
-      (start === null || to === OPEN_END || to > start) && (end === null || from <= end);
+      (start === null || to === OPEN_END || to > start) &&
+      (end === null || earliestStart(from) <= end);
   }
   if (filter.retired === true) return null;
   const day = exactDayNumber(today);
@@ -415,7 +428,9 @@ class SnapshotStore implements StoreIndex {
         const t = to[p] as number;
         if (retired === true ? t === OPEN_END : retired === false && t !== OPEN_END) continue;
         if (t !== OPEN_END && !(t > start)) continue;
-        if ((from[p] as number) > end) continue;
+        // A start of the 1900s may stand for one 1900 years earlier (earliestStart, inlined).
+        const f = from[p] as number;
+        if ((f >= Y1900 && f < Y2000 ? f - MISREAD : f) > end) continue;
       }
       out.push(p);
     }
@@ -584,6 +599,9 @@ class SnapshotStore implements StoreIndex {
    */
   #describe(keys: readonly string[]): Map<string, string> {
     const known = this.#descriptions;
+    // Remembered descriptions (misses too) are bounded: a server asked for many distinct codes
+    // starts again rather than growing.
+    if (known.size > MAX_DESCRIPTIONS) known.clear();
     const out = new Map<string, string>();
     const missing = new Set<string>();
     for (const key of keys) {

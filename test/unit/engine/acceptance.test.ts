@@ -34,7 +34,7 @@ function toRequest(method: "GET" | "POST", url: string, json: unknown): ApiReque
   return { method, path: q < 0 ? url : url.slice(0, q), query, body: json };
 }
 
-/** The contract's schema of a 200 answer to `path` (the CLI takes the engine's unchecked). */
+/** The contract's schema of a 200 answer to `path` (the engine must answer in its shape). */
 function schemaOf(path: string): z.ZodType {
   if (path === "/v1/policies/filter") return PolicyPage;
   if (path === "/v1/payers") return PayerPage;

@@ -116,12 +116,11 @@ function sortVersions(
   budget: Budget,
 ): RankedList {
   const sort = request.sort ?? "relevance";
-  const at = readVersions(db);
   // Lists of positions, not of records: a server keeps them (FilterCache), and a record is
   // read again for the page that shows it. Typed arrays: their contents are off the JS heap,
   // so young-generation collections do not copy a kept list again and again.
   if (sort !== "relevance") {
-    const versions = positions.map(at);
+    const versions = readRecords(db, positions);
     const compare = buildComparator(sort);
     const order = Array.from(versions.keys()).sort(
       (a, b) => compare(versions[a] as PolicyRecord, versions[b] as PolicyRecord) || a - b,
@@ -144,9 +143,26 @@ function sortVersions(
     const scored = scoreIndexed(getTextIndex(db, terms), positions, terms, budget);
     return rankScored(db.policies, kept, scored);
   }
-  db.index?.prefetch(positions, true);
-  const versions = positions.map(at);
+  const versions = readRecords(db, positions);
   return rankPositions(db.policies, kept, scoreVersions(versions, terms, budget));
+}
+
+/**
+ * The records at `positions` with their titles and summaries (a sort or a ranking reads them).
+ * A store on disk reads them in slices: it keeps at most 50,000 records, so read at once the
+ * first of more would be forgotten before they were taken, then read again one by one.
+ */
+function readRecords(db: Db, positions: readonly number[]): PolicyRecord[] {
+  const at = readVersions(db);
+  const { index } = db;
+  if (!index) return positions.map(at);
+  const out: PolicyRecord[] = [];
+  for (let i = 0; i < positions.length; i += PREFETCH_SLICE) {
+    const slice = positions.slice(i, i + PREFETCH_SLICE);
+    index.prefetch(slice, true);
+    for (const p of slice) out.push(at(p));
+  }
+  return out;
 }
 
 /** `positions` as an Int32Array; every position of the db as one array made once. */

@@ -34,6 +34,19 @@ export const LOBS = [
   { lob_id: "uhc-national-comm", payer_id: "UHC", lob: "commercial", state: null },
 ];
 
+/** A dataset file's contents with the fixture's payers and LOBs (for a snapshot of them). */
+export function rulesDataset(policies: Json[], as_of = "2026-06-01"): Json {
+  return {
+    format: "coverage-dataset",
+    version: 1,
+    as_of,
+    payers: PAYERS,
+    lobs: LOBS,
+    codes: [],
+    policies,
+  };
+}
+
 /** A db over the fixed payers and LOBs, `today`-independent (as_of 2026-06-01). */
 export function rulesDb(policies: Json[], codes: Json[] = [], as_of = "2026-06-01"): Db {
   return buildDb({ payers: PAYERS, lobs: LOBS, codes, policies, as_of });

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { PolicyFilter } from "../../../src/contract/index.js";
 import { loadDataset } from "../../../src/dataset/load.js";
 import type { Db } from "../../../src/engine/db.js";
-import { allIds, LOBS, link, PAYERS, policy } from "../engine/rules-fixture.js";
+import { allIds, link, policy, rulesDataset } from "../engine/rules-fixture.js";
 import { buildSnapshot, SQLITE } from "../../helpers/snapshot.js";
 
 // A snapshot narrows a scope filter by each LOB's links and their periods (rule Filter 3 in day
@@ -14,14 +14,8 @@ import { buildSnapshot, SQLITE } from "../../helpers/snapshot.js";
 // the rules keep: every answer is the in-memory store's.
 
 const TODAY = "2026-06-01";
-const dataset = {
-  format: "coverage-dataset",
-  version: 1,
-  as_of: TODAY,
-  payers: PAYERS,
-  lobs: LOBS,
-  codes: [],
-  policies: [
+const dataset = rulesDataset(
+  [
     // Linked to the CA LOB until 2024 only, then to TX: not current in CA. Retired.
     policy("c/ended/2020-01-01", {
       effective_to_date: "2025-01-01",
@@ -39,7 +33,8 @@ const dataset = {
     policy("c/later/2020-01-01", { applicability: [link("AET_commercial_CA", "2027-01-01")] }),
     policy("c/texas/2020-01-01", { applicability: [link("UHC_commercial_TX", "2019-01-01")] }),
   ],
-};
+  TODAY,
+);
 
 function ids(db: Db, positions: readonly number[]): string[] {
   return positions.map((p) => db.index!.versionAt(p)!.policy_id);

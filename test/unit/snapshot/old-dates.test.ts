@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { PolicyFilter } from "../../../src/contract/index.js";
 import { loadDataset } from "../../../src/dataset/load.js";
 import { dayNumber } from "../../../src/snapshot/days.js";
-import { allIds, LOBS, link, PAYERS, policy } from "../engine/rules-fixture.js";
+import { allIds, link, policy, rulesDataset } from "../engine/rules-fixture.js";
 import { buildSnapshot, SQLITE } from "../../helpers/snapshot.js";
 
 // Dates of the years 0000 to 0099 and of the 1900s in a snapshot's day numbers: Date.UTC read
@@ -16,20 +16,13 @@ import { buildSnapshot, SQLITE } from "../../helpers/snapshot.js";
 const TODAY = "2026-06-01";
 const CA = "AET_commercial_CA";
 const STARTS = ["0001-01-01", "0050-03-01", "0099-12-31", "1899-12-31", "1950-03-01", "1999-06-01"];
-const dataset = {
-  format: "coverage-dataset",
-  version: 1,
-  as_of: TODAY,
-  payers: PAYERS,
-  lobs: LOBS,
-  codes: [],
-  policies: STARTS.map((start, i) =>
-    policy(`o/p${i}/${start}`, {
-      effective_to_date: i % 2 ? "2030-01-01" : null,
-      applicability: [link(CA, start, i % 3 ? null : "2001-01-01")],
-    }),
-  ),
-};
+const policies = STARTS.map((start, i) =>
+  policy(`o/p${i}/${start}`, {
+    effective_to_date: i % 2 ? "2030-01-01" : null,
+    applicability: [link(CA, start, i % 3 ? null : "2001-01-01")],
+  }),
+);
+const dataset = rulesDataset(policies, TODAY);
 
 const WINDOWS: PolicyFilter[] = [
   "0001-01-01",
@@ -58,7 +51,7 @@ async function openBoth(oldDayNumbers: boolean) {
       Number(date.slice(0, 4)) < 100 ? dayNumber(`19${date.slice(2)}`) : dayNumber(date);
     const rows = raw.prepare("SELECT value FROM meta WHERE key = 'from_days'").get();
     const from = new Int32Array(new Uint8Array(rows!.value as Uint8Array).buffer);
-    const starts = dataset.policies
+    const starts = policies
       .map((p) => [String(p.policy_id), String(p.effective_from_date)])
       .sort(([a], [b]) => (a! < b! ? -1 : 1));
     starts.forEach(([, start], pos) => (from[pos] = late(start!)));

@@ -5,6 +5,16 @@ import type { RankedList } from "./rank.js";
 /** The longest key kept (a filter's JSON): 64 lists hold at most 4 M characters of keys. */
 export const MAX_KEY_LENGTH = 65_536;
 
+/** The value under `key`, moved to the most recently used end of `map`; undefined if none. */
+function touch<K, V>(map: Map<K, V>, key: K): V | undefined {
+  const value = map.get(key);
+  if (value !== undefined) {
+    map.delete(key);
+    map.set(key, value);
+  }
+  return value;
+}
+
 /**
  * A server's memo for the filter endpoint, over a dataset that never changes while it is open.
  * Ranked lists (the matching versions of a filter in the request's order): filtering and ranking
@@ -28,15 +38,13 @@ export class FilterCache {
 
   /** The code groups kept for `version`, now the most recently used; undefined if none. */
   getCodeGroups(version: PolicyRecord): CodeGroup[] | undefined {
-    const groups = this.#groups.get(version);
-    if (groups) {
-      this.#groups.delete(version);
-      this.#groups.set(version, groups);
-    }
-    return groups;
+    return touch(this.#groups, version);
   }
 
-  /** Keeps `groups` for `version` (dropping the least recently used beyond the bound). */
+  /**
+   * Keeps `groups` for `version` (dropping the least recently used beyond the bound). They are
+   * shared between answers: an answer is serialised as it is, never changed.
+   */
   keepCodeGroups(version: PolicyRecord, groups: CodeGroup[]): CodeGroup[] {
     this.#groups.delete(version);
     if (this.#groups.size >= this.maxGroups) {
@@ -47,14 +55,6 @@ export class FilterCache {
     return groups;
   }
 
-  /**
-   * The code groups of `version`, made by `build` unless kept. They are shared between answers:
-   * an answer is serialised as it is, never changed.
-   */
-  codeGroups(version: PolicyRecord, build: (version: PolicyRecord) => CodeGroup[]): CodeGroup[] {
-    return this.getCodeGroups(version) ?? this.keepCodeGroups(version, build(version));
-  }
-
   /** What a list depends on besides the dataset: the filter, the sort and "today". */
   keyOf(request: FilterRequest, today: string): string {
     return JSON.stringify([request.policies ?? null, request.sort ?? "relevance", today]);
@@ -62,12 +62,7 @@ export class FilterCache {
 
   /** The list kept under `key`, now the most recently used; undefined if none. */
   get(key: string): RankedList | undefined {
-    const list = this.#lists.get(key);
-    if (list) {
-      this.#lists.delete(key);
-      this.#lists.set(key, list);
-    }
-    return list;
+    return touch(this.#lists, key);
   }
 
   /** Keeps `list` under `key`, dropping the least recently used lists beyond the bounds. */

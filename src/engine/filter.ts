@@ -147,20 +147,34 @@ function sortVersions(
   return rankPositions(db.policies, kept, scoreVersions(versions, terms, budget));
 }
 
-/**
- * The records at `positions` with their titles and summaries (a sort or a ranking reads them).
- * A store on disk reads them in slices: it keeps at most 50,000 records, so read at once the
- * first of more would be forgotten before they were taken, then read again one by one.
- */
+/** The records at `positions` with their titles and summaries (a sort or a ranking reads them). */
 function readRecords(db: Db, positions: readonly number[]): PolicyRecord[] {
   const at = readVersions(db);
+  return inSlices(db, positions, true, (slice) => slice.map(at));
+}
+
+/**
+ * `take` over `positions`, a slice at a time, each slice's records read (prefetched) by a store
+ * on disk just before: it keeps at most 50,000 records, so read at once, the first of more
+ * would be forgotten before they were taken, then read again one by one. With `text`, their
+ * titles and summaries as well.
+ */
+function inSlices<T>(
+  db: Db,
+  positions: readonly number[],
+  text: boolean,
+  take: (slice: readonly number[]) => T[],
+): T[] {
   const { index } = db;
-  if (!index) return positions.map(at);
-  const out: PolicyRecord[] = [];
+  if (!index || positions.length <= PREFETCH_SLICE) {
+    index?.prefetch(positions, text);
+    return take(positions);
+  }
+  const out: T[] = [];
   for (let i = 0; i < positions.length; i += PREFETCH_SLICE) {
     const slice = positions.slice(i, i + PREFETCH_SLICE);
-    index.prefetch(slice, true);
-    for (const p of slice) out.push(at(p));
+    index.prefetch(slice, text);
+    for (const item of take(slice)) out.push(item);
   }
   return out;
 }
@@ -225,23 +239,9 @@ function findMatching(
     return out;
   };
   // A store on disk reads the candidates' records in slices, each tested before the next is
-  // read: it keeps a bounded number of records (50,000), and a broad scope filter on a large
-  // snapshot has more candidates (read at once, the first were forgotten before they were
-  // tested, then read again one by one).
-  const readAndKeep = (positions: readonly number[], tests = compiled): number[] => {
-    const { index } = db;
-    if (!index || positions.length <= PREFETCH_SLICE) {
-      index?.prefetch(positions);
-      return keep(positions, tests);
-    }
-    const out: number[] = [];
-    for (let i = 0; i < positions.length; i += PREFETCH_SLICE) {
-      const slice = positions.slice(i, i + PREFETCH_SLICE);
-      index.prefetch(slice);
-      for (const p of keep(slice, tests)) out.push(p);
-    }
-    return out;
-  };
+  // read (inSlices): a broad scope filter on a large snapshot has more than it keeps.
+  const readAndKeep = (positions: readonly number[], tests = compiled): number[] =>
+    inSlices(db, positions, false, (slice) => keep(slice, tests));
   if (filter?.code_refs && compiled.codeRefs) {
     const byCode = findCodeCandidates(db.byCode, compiled.codeRefs, budget);
     // A store on disk narrows by its scope and date indexes as well, before reading records.

@@ -167,6 +167,10 @@ export function codeCacheKey(
   return `${key}-${crc32(options.join("\0")).toString(16).padStart(8, "0")}`;
 }
 
+let ownKey: string | undefined;
+/** This process's codeCacheKey, worked out once (a start asks for it up to four times). */
+const processKey = (): string => (ownKey ??= codeCacheKey());
+
 interface CacheFile {
   key: string;
   tags: string[];
@@ -194,7 +198,7 @@ function readIfKeyed(file: string): Buffer | undefined {
     const head = Buffer.allocUnsafe(HEAD_SIZE);
     const got = readSync(fd, head, 0, HEAD_SIZE, 0);
     const view = head.subarray(0, got);
-    const expected = Buffer.from(`${codeCacheKey()}\n`);
+    const expected = Buffer.from(`${processKey()}\n`);
     if (!view.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
     if (!view.subarray(MAGIC.length, MAGIC.length + expected.length).equals(expected))
       return undefined;
@@ -222,8 +226,8 @@ function readCache(file: string, bundleId: () => Buffer): CacheFile | undefined 
   const keyEnd = bytes.indexOf(10, MAGIC.length);
   const tagsEnd = keyEnd < 0 ? -1 : bytes.indexOf(10, keyEnd + 1);
   if (tagsEnd < 0 || bytes.length <= tagsEnd + 1 + DIGEST_SIZE) return undefined;
+  // readIfKeyed has checked the key.
   const key = bytes.toString("latin1", MAGIC.length, keyEnd);
-  if (key !== codeCacheKey()) return undefined;
   const data = bytes.subarray(tagsEnd + 1 + DIGEST_SIZE);
   const digest = bytes.subarray(tagsEnd + 1, tagsEnd + 1 + DIGEST_SIZE);
   if (!digestOf(bundleId(), data).equals(digest)) return undefined;
@@ -242,7 +246,7 @@ function decodeSource(source: Buffer): string {
 
 /** The user cache's file name for this V8 and this bundle file. */
 function userCacheName(bundleId: Buffer): string {
-  return `bundle-${codeCacheKey()}-${bundleId.toString("hex")}.cache`;
+  return `bundle-${processKey()}-${bundleId.toString("hex")}.cache`;
 }
 
 /** Writes `bytes` to `file` through a temporary file and a rename: never a partial cache. */
@@ -336,7 +340,7 @@ export function loadBundle(
         const tags = [...(cache.rejected ? [] : (cached?.tags ?? [])), kind].filter(Boolean);
         wrote = saveUserCache(loaded, userDir, [...new Set(tags)]);
       }
-      report?.({ ...cache, key: codeCacheKey(), wrote });
+      report?.({ ...cache, key: processKey(), wrote });
     });
 
   const module = { exports: {} as Bundle };
@@ -354,7 +358,7 @@ function saveUserCache(loaded: LoadedBundle, dir: string, tags: string[]): strin
     const name = userCacheName(digest);
     const file = path.join(dir, name);
     const data = loaded.script.createCachedData();
-    writeAtomically(file, encodeCache({ key: codeCacheKey(), tags, data }, digest));
+    writeAtomically(file, encodeCache({ key: processKey(), tags, data }, digest));
     removeStaleCaches(dir, name);
     return file;
   } catch {
@@ -366,7 +370,7 @@ function saveUserCache(loaded: LoadedBundle, dir: string, tags: string[]): strin
 /** Saves V8's code for everything the bundle has compiled so far as its shipped code cache. */
 export function writeCodeCache({ script, source }: LoadedBundle, dir: string): number {
   const data = script.createCachedData();
-  const bytes = encodeCache({ key: codeCacheKey(), tags: [], data }, sourceId(source));
+  const bytes = encodeCache({ key: processKey(), tags: [], data }, sourceId(source));
   writeAtomically(path.join(dir, CODE_CACHE), bytes);
   return data.length;
 }

@@ -428,9 +428,7 @@ class SnapshotStore implements StoreIndex {
         const t = to[p] as number;
         if (retired === true ? t === OPEN_END : retired === false && t !== OPEN_END) continue;
         if (t !== OPEN_END && !(t > start)) continue;
-        // A start of the 1900s may stand for one 1900 years earlier (earliestStart, inlined).
-        const f = from[p] as number;
-        if ((f >= Y1900 && f < Y2000 ? f - MISREAD : f) > end) continue;
+        if (earliestStart(from[p] as number) > end) continue;
       }
       out.push(p);
     }

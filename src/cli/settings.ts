@@ -1,9 +1,11 @@
 import * as z from "zod";
 import { isRealDate } from "../contract/index.js";
+import { lazySchema } from "../contract/lazy.js";
 import type { Profile } from "../config/keys.js";
 import { UsageError } from "../errors.js";
 
-export const OutputFormat = z.enum(["table", "json", "ndjson", "csv"]);
+export const OUTPUT_FORMATS = ["table", "json", "ndjson", "csv"] as const;
+export const OutputFormat = lazySchema(() => z.enum(OUTPUT_FORMATS));
 export type OutputFormat = z.infer<typeof OutputFormat>;
 
 /** The global options as commander parses them. */
@@ -35,6 +37,11 @@ export interface Settings {
   today: string | undefined;
   quiet: boolean;
   verbose: boolean;
+}
+
+/** Whether `value` names an output format (a list lookup: no schema to build on each start). */
+export function isOutputFormat(value: string): value is OutputFormat {
+  return (OUTPUT_FORMATS as readonly string[]).includes(value);
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -177,10 +184,8 @@ export function resolveSettings(
         ["COVERAGE_FORMAT", env.COVERAGE_FORMAT],
         [profileName, "format", profile.format],
       );
-  const parsedFormat = OutputFormat.safeParse(
-    flags.json ? "json" : (formatFrom?.value.trim().toLowerCase() ?? "table"),
-  );
-  if (!parsedFormat.success)
+  const format = flags.json ? "json" : (formatFrom?.value.trim().toLowerCase() ?? "table");
+  if (!isOutputFormat(format))
     throw new UsageError(
       `format: '${formatFrom?.value}' (from ${formatFrom?.from}) is not one of table, json, ndjson, csv`,
       `Example: ${formatFrom?.example("csv")}`,
@@ -210,7 +215,7 @@ export function resolveSettings(
     backend,
     apiKey: pick(env.COVERAGE_API_KEY, profile["api-key"]),
     profile: profileName,
-    format: parsedFormat.data,
+    format,
     timeoutMs,
     today,
     quiet: Boolean(flags.quiet),

@@ -1,0 +1,288 @@
+// Writes src/contract/fast-parse.generated.ts from the contract's zod schemas: `npm run fast-parse`.
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import * as prettier from "prettier";
+import * as enums from "../src/contract/enums.js";
+import * as requests from "../src/contract/requests.js";
+import * as responses from "../src/contract/responses.js";
+
+export const FAST_PARSE_FILE = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "..",
+  "src",
+  "contract",
+  "fast-parse.generated.ts",
+);
+
+/** The modules whose exported schemas get a parser, by the name the generated file imports. */
+const MODULES = { enums, requests, responses } as const;
+
+/** Functions a refinement may call, by identity: the generated file imports them from enums. */
+const KNOWN_REFINEMENTS = new Map<unknown, string>([[enums.isRealDate, "isRealDate"]]);
+
+// zod's definitions, as far as the generator reads them.
+interface Def {
+  type: string;
+  checks?: Array<{ _zod: { def: CheckDef } }>;
+  check?: string;
+  format?: string;
+  coerce?: boolean;
+  element?: Schema;
+  shape?: Record<string, Schema>;
+  catchall?: Schema;
+  entries?: Record<string, unknown>;
+  innerType?: Schema;
+  options?: Schema[];
+  inclusive?: boolean;
+}
+interface CheckDef {
+  check: string;
+  minimum?: number;
+  maximum?: number;
+  value?: number;
+  inclusive?: boolean;
+  format?: string;
+  fn?: unknown;
+}
+interface Schema {
+  _zod: { def: Def };
+}
+
+const isSchema = (value: unknown): value is Schema =>
+  typeof value === "object" && value !== null && "_zod" in value;
+
+/** Whether zod leaves an absent key out rather than failing (`.optional()`, `.nullish()`). */
+function isOptional(schema: Schema): boolean {
+  const def = schema._zod.def;
+  if (def.type === "optional") return true;
+  if (def.type === "nullable") return isOptional(def.innerType!);
+  return false;
+}
+
+class Generator {
+  // By `_zod`, the one object a lazy stand-in and the schema it builds share: a method such as
+  // `.optional()` called on the stand-in wraps the schema itself.
+  readonly #names = new Map<object, string>();
+  readonly #functions: string[] = [];
+  readonly #constants: string[] = [];
+  readonly #constantNames = new Map<string, string>();
+  readonly #bodies = new Map<string, string>();
+
+  constructor(named: ReadonlyArray<readonly [string, Schema]>) {
+    for (const [name, schema] of named) this.#names.set(schema._zod, name);
+  }
+
+  /** Emits the named schema's parser; its function name. */
+  named(name: string, schema: Schema): string {
+    const fn = `parse${name}`;
+    this.#functions.push(this.#function(fn, schema));
+    return fn;
+  }
+
+  /** A call that parses `expr` with `schema`: a named schema's parser, or a new function. */
+  #call(schema: Schema, expr: string): string {
+    const name = this.#names.get(schema._zod);
+    if (name !== undefined) return `parse${name}(${expr})`;
+    // One function per distinct body: `z.string().optional()` is written in many places.
+    const body = this.#body(schema).join("\n");
+    let fn = this.#bodies.get(body);
+    if (fn === undefined) {
+      fn = `p${this.#bodies.size + 1}`;
+      this.#bodies.set(body, fn);
+      this.#functions.push(this.#declare(fn, body));
+    }
+    return `${fn}(${expr})`;
+  }
+
+  #function(fn: string, schema: Schema): string {
+    return this.#declare(fn, this.#body(schema).join("\n"));
+  }
+
+  #declare(fn: string, body: string): string {
+    return `function ${fn}(v: any): unknown {\n${body}\n}`;
+  }
+
+  /** A module-level constant holding `expr` (one per distinct expression). */
+  #constant(prefix: string, expr: string): string {
+    let name = this.#constantNames.get(expr);
+    if (name === undefined) {
+      name = `${prefix}${this.#constantNames.size + 1}`;
+      this.#constantNames.set(expr, name);
+      this.#constants.push(`const ${name} = ${expr};`);
+    }
+    return name;
+  }
+
+  /** Statements that return the parsed `v`, or FAIL. */
+  #body(schema: Schema): string[] {
+    const def = schema._zod.def;
+    if (def.coerce) return unsupported("coerce");
+    switch (def.type) {
+      case "string":
+        return [`if (typeof v !== "string") return FAIL;`, ...this.#checks(def), "return v;"];
+      case "number": {
+        const own =
+          def.check === "number_format"
+            ? def.format === "safeint"
+              ? [`if (!Number.isSafeInteger(v)) return FAIL;`]
+              : undefined
+            : [];
+        if (!own) return unsupported(`number format ${def.format}`);
+        return [
+          `if (typeof v !== "number" || !Number.isFinite(v)) return FAIL;`,
+          ...own,
+          ...this.#checks(def),
+          "return v;",
+        ];
+      }
+      case "boolean":
+        return [`if (typeof v !== "boolean") return FAIL;`, ...this.#checks(def), "return v;"];
+      case "unknown":
+        return def.checks?.length ? unsupported("checks on unknown") : ["return v;"];
+      case "enum": {
+        const values = Object.values(def.entries ?? {});
+        if (!values.every((v) => typeof v === "string")) return unsupported("non-string enum");
+        const set = this.#constant("VALUES", `new Set(${JSON.stringify(values)})`);
+        return [`if (!${set}.has(v)) return FAIL;`, ...this.#checks(def), "return v;"];
+      }
+      case "optional":
+        if (def.checks?.length) return unsupported("checks on optional");
+        return [`if (v === undefined) return v;`, `return ${this.#call(def.innerType!, "v")};`];
+      case "nullable":
+        if (def.checks?.length) return unsupported("checks on nullable");
+        return [`if (v === null) return v;`, `return ${this.#call(def.innerType!, "v")};`];
+      case "union":
+        if (def.inclusive === false || def.checks?.length) return unsupported("exclusive union");
+        return [
+          "let r: unknown;",
+          ...def.options!.map((o) => `if ((r = ${this.#call(o, "v")}) !== FAIL) return r;`),
+          "return FAIL;",
+        ];
+      case "array":
+        return [
+          "if (!Array.isArray(v)) return FAIL;",
+          "const out = new Array(v.length);",
+          "for (let i = 0; i < v.length; i++) {",
+          `  const r = ${this.#call(def.element!, "v[i]")};`,
+          "  if (r === FAIL) return FAIL;",
+          "  out[i] = r;",
+          "}",
+          ...this.#checks(def),
+          "return out;",
+        ];
+      case "object":
+        return this.#object(def);
+      default:
+        return unsupported(def.type);
+    }
+  }
+
+  // zod's object parse: the shape's keys in order (an absent optional key left out, a present
+  // one kept even when undefined), then per catchall: strict refuses other keys, loose copies
+  // them (never `__proto__`), plain drops them.
+  #object(def: Def): string[] {
+    if (def.checks?.length) return unsupported("checks on object");
+    const catchall = def.catchall?._zod.def.type;
+    if (catchall !== undefined && catchall !== "never" && catchall !== "unknown")
+      return unsupported(`catchall ${catchall}`);
+    const shape = def.shape ?? {};
+    const keys = Object.keys(shape);
+    const lines = [
+      `if (typeof v !== "object" || v === null || Array.isArray(v)) return FAIL;`,
+      "const out: Record<string, unknown> = {};",
+      "let r: unknown;",
+    ];
+    for (const key of keys) {
+      const k = JSON.stringify(key);
+      const field = shape[key]!;
+      lines.push(
+        `if (${k} in v) {`,
+        `  if ((r = ${this.#call(field, `v[${k}]`)}) === FAIL) return FAIL;`,
+        `  out[${k}] = r;`,
+        isOptional(field) ? "}" : "} else return FAIL;",
+      );
+    }
+    if (catchall !== undefined) {
+      const known = this.#constant("KEYS", `new Set(${JSON.stringify(keys)})`);
+      lines.push(
+        "for (const k in v) {",
+        `  if (${known}.has(k)) continue;`,
+        catchall === "never" ? "  return FAIL;" : `  if (k !== "__proto__") out[k] = v[k];`,
+        "}",
+      );
+    }
+    lines.push("return out;");
+    return lines;
+  }
+
+  /** The statements of a schema's checks, on `v`; a check it cannot express fails. */
+  #checks(def: Def): string[] {
+    return (def.checks ?? []).flatMap(({ _zod: { def: c } }) => {
+      switch (c.check) {
+        case "min_length":
+          return [`if (v.length < ${c.minimum}) return FAIL;`];
+        case "max_length":
+          return [`if (v.length > ${c.maximum}) return FAIL;`];
+        case "greater_than":
+          return [`if (!(v ${c.inclusive ? ">=" : ">"} ${c.value})) return FAIL;`];
+        case "less_than":
+          return [`if (!(v ${c.inclusive ? "<=" : "<"} ${c.value})) return FAIL;`];
+        case "custom": {
+          const fn = KNOWN_REFINEMENTS.get(c.fn);
+          return fn
+            ? [`if (!${fn}(v)) return FAIL;`]
+            : [`return FAIL; // a refinement unknown here`];
+        }
+        default:
+          return [`return FAIL; // check ${c.check}`];
+      }
+    });
+  }
+
+  render(registrations: string[]): string {
+    return [
+      "// Generated by `npm run fast-parse` (scripts/generate-fast-parse.ts) from the zod schemas of",
+      "// src/contract: do not edit. See src/contract/fast-parse.ts.",
+      "/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unused-vars */",
+      `import { FAIL, registerFastParsers } from "./fast-parse.js";`,
+      ...Object.keys(MODULES).map((m) => `import * as ${m} from "./${m}.js";`),
+      `import { ${[...new Set(KNOWN_REFINEMENTS.values())].join(", ")} } from "./enums.js";`,
+      "",
+      ...this.#constants,
+      "",
+      ...this.#functions.flatMap((f) => [f, ""]),
+      "registerFastParsers([",
+      ...registrations.map((r) => `  ${r},`),
+      "]);",
+      "",
+    ].join("\n");
+  }
+}
+
+function unsupported(what: string): string[] {
+  return [`return FAIL; // not generated: ${what}`];
+}
+
+/** The generated module's text, formatted as the repository's Prettier settings say. */
+export async function renderFastParsers(): Promise<string> {
+  const named: Array<[string, Schema, string]> = [];
+  // In one order whatever the module loader (an ES module namespace lists its names sorted).
+  for (const [module, exports] of Object.entries(MODULES))
+    for (const name of Object.keys(exports).sort()) {
+      const value: unknown = exports[name as keyof typeof exports];
+      if (isSchema(value)) named.push([name, value, module]);
+    }
+  const generator = new Generator(named.map(([name, schema]) => [name, schema]));
+  const registrations = named.map(
+    ([name, schema, module]) => `[${module}.${name}, ${generator.named(name, schema)}]`,
+  );
+  const text = generator.render(registrations);
+  const options = await prettier.resolveConfig(FAST_PARSE_FILE);
+  return prettier.format(text, { ...options, filepath: FAST_PARSE_FILE });
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  writeFileSync(FAST_PARSE_FILE, await renderFastParsers());
+  console.log(`wrote ${path.relative(process.cwd(), FAST_PARSE_FILE)}`);
+}

@@ -1,6 +1,8 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { defineConfig, type Options } from "tsup";
+import ts from "typescript";
 
 const { dependencies } = JSON.parse(readFileSync("package.json", "utf8")) as {
   dependencies: Record<string, string>;
@@ -82,9 +84,72 @@ const undiciApart: Plugin = {
       path: "./undici.cjs",
       external: true,
     }));
+    // Node's compile cache on first (Node 22+): the file is ~400 KB to compile.
     build.onLoad({ filter: /.*/, namespace: "undici-apart" }, () => ({
-      contents: 'module.exports = require("./undici.cjs");',
+      contents:
+        `require(${JSON.stringify(path.resolve("src/compile-cache.ts"))}).enableCompileCache();\n` +
+        'module.exports = require("./undici.cjs");',
       loader: "js",
+      resolveDir: process.cwd(),
+    }));
+  },
+};
+
+// dist/cli.cjs requires the loader, its own file, as written: resolved at run time beside it.
+const loaderApart: Plugin = {
+  name: "loader-apart",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/load-bundle\.cjs$/ }, () => ({
+      path: "./load-bundle.cjs",
+      external: true,
+    }));
+  },
+};
+
+// zod's module code (its classes, ~1 ms) ran on every start, though a command whose request
+// and response the build-time parsers accept (src/contract/fast-parse.ts) builds no schema. Our
+// modules get a stand-in that loads zod on first use: one getter per name of zod that src/
+// reads (`z.NAME`), required from a module re-exporting just those names, so esbuild still
+// keeps only the parts of zod we use.
+function zodNamesUsed(): string[] {
+  const exported = new Set(Object.keys(createRequire(path.resolve("package.json"))("zod")));
+  const used = new Set<string>();
+  for (const file of readdirSync("src", { recursive: true, encoding: "utf8" })) {
+    if (!file.endsWith(".ts")) continue;
+    const source = readFileSync(path.join("src", file), "utf8");
+    if (!/^import \* as z from "zod";$/m.test(source)) continue;
+    // Types erased first: a name read only in a type (`z.core.$ZodIssue`) must not pull in code.
+    const js = ts.transpileModule(source, { compilerOptions: { target: ts.ScriptTarget.ES2022 } });
+    for (const [, name] of js.outputText.matchAll(/\bz\.([A-Za-z_$][\w$]*)/g))
+      if (exported.has(name!)) used.add(name!);
+  }
+  return [...used].sort();
+}
+
+const lazyZod: Plugin = {
+  name: "lazy-zod",
+  setup(build) {
+    const names = zodNamesUsed();
+    build.onResolve({ filter: /^zod$/ }, (args) =>
+      args.namespace !== "lazy-zod" && /[\\/]src[\\/]/.test(args.importer)
+        ? { path: "stand-in", namespace: "lazy-zod" }
+        : undefined,
+    );
+    build.onResolve({ filter: /^zod-used$/ }, () => ({ path: "used", namespace: "lazy-zod" }));
+    build.onLoad({ filter: /^stand-in$/, namespace: "lazy-zod" }, () => ({
+      contents:
+        "let real;\n" +
+        `for (const name of ${JSON.stringify(names)})\n` +
+        "  Object.defineProperty(exports, name, {\n" +
+        "    enumerable: true,\n" +
+        '    get: () => (real ??= require("zod-used"))[name],\n' +
+        "  });\n",
+      loader: "js",
+    }));
+    build.onLoad({ filter: /^used$/, namespace: "lazy-zod" }, () => ({
+      contents: `export { ${names.join(", ")} } from "zod";`,
+      loader: "js",
+      resolveDir: process.cwd(),
     }));
   },
 };
@@ -132,7 +197,14 @@ export default defineConfig({
     "@colors/colors",
   ],
   noExternal: [...BUNDLED, /^undici\/lib\//],
-  esbuildPlugins: [withoutZodLocales, lazyChildProcess, tableColumns, undiciApart],
+  esbuildPlugins: [
+    withoutZodLocales,
+    lazyZod,
+    lazyChildProcess,
+    tableColumns,
+    undiciApart,
+    loaderApart,
+  ],
   // Keep `node:` in built-in names (tsup would strip them ahead of every plugin, this one too).
   removeNodeProtocol: false,
 

@@ -201,15 +201,19 @@ describe("the built CLI: one script compiled with V8's code cache", () => {
     };
     const loaded = await modulesOf([BIN, ...MAIN_JOB, "-q"]);
     expect(loaded).toContain("NativeModule fs");
-    // Node 24 sets up its ES module loader for any script, `node -e 0` too: only what Node
-    // itself loads without us is allowed.
-    const baseline = new Set(await modulesOf(["-e", "0"]));
+    // Node 24 sets up its ES module loader for any script: only what Node itself loads to run
+    // a CommonJS file that does nothing is allowed (`-e` loads node:module, a file does not).
+    const empty = path.join(dir, "empty.cjs");
+    writeFileSync(empty, "");
+    const baseline = new Set(await modulesOf([empty]));
     // child_process: commander's, behind a stand-in (tsup.config.ts). The ESM loader: the shim
     // is CommonJS (bin/package.json). HTTP: only the HTTP backend, downloads and serve. zlib:
     // the code cache's CRC-32 comes from its binding (src/cli/load-bundle.ts). Streams and net:
     // output to /dev/null goes to the descriptor, an unused pipe (stderr) is never set up
-    // (src/cli/std-output.ts).
+    // (src/cli/std-output.ts). node:module: the loader is required plainly, and Node's compile
+    // cache is turned on only before undici or an ES module loads (src/compile-cache.ts).
     for (const name of [
+      "module",
       "child_process",
       "zlib",
       "stream",

@@ -106,17 +106,26 @@ const loaderApart: Plugin = {
   },
 };
 
-// zod's module code (its classes, ~1 ms) ran on every start, though a command whose request
-// and response the build-time parsers accept (src/contract/fast-parse.ts) builds no schema. Our
-// modules get a stand-in that loads zod on first use: one getter per name of zod that src/
-// reads (`z.NAME`), required from a module re-exporting just those names, so esbuild still
-// keeps only the parts of zod we use.
+// zod is its own file too (dist/zod.cjs), loaded on first use. A search builds no schema (the
+// build-time parsers of src/contract/fast-parse.ts answer), yet zod's module code (its classes,
+// ~1 ms) ran at every start, and its ~140 KB of functions were half a millisecond more of the
+// code cache to read: esbuild hoists a module's functions to the top of the bundle, where V8
+// keeps a stub of each even when the module never runs. Our modules get a stand-in for
+// `import * as z from "zod"`: a getter for each name of zod that src/ reads as a value, which
+// requires dist/zod.cjs on first read. That file is built from a module re-exporting just
+// those names, so esbuild still drops the rest of zod. Every use of zod goes through the
+// stand-in: one copy of zod, one `config`, one `ZodError` class.
 function zodNamesUsed(): string[] {
   const exported = new Set(Object.keys(createRequire(path.resolve("package.json"))("zod")));
   const used = new Set<string>();
   for (const file of readdirSync("src", { recursive: true, encoding: "utf8" })) {
     if (!file.endsWith(".ts")) continue;
     const source = readFileSync(path.join("src", file), "utf8");
+    // The stand-in knows the names read as `z.NAME`: any other import of zod would read names
+    // it does not have (undefined at run time), so it fails the build instead.
+    for (const [statement] of source.matchAll(/^import\b[^;]*?from "zod";$/gms))
+      if (statement !== 'import * as z from "zod";' && !statement.startsWith("import type "))
+        throw new Error(`src/${file}: write \`import * as z from "zod"\` (lazyZod): ${statement}`);
     if (!/^import \* as z from "zod";$/m.test(source)) continue;
     // Types erased first: a name read only in a type (`z.core.$ZodIssue`) must not pull in code.
     const js = ts.transpileModule(source, { compilerOptions: { target: ts.ScriptTarget.ES2022 } });
@@ -126,34 +135,45 @@ function zodNamesUsed(): string[] {
   return [...used].sort();
 }
 
+const ZOD_ENTRY = /[\\/]src[\\/]contract[\\/]zod-entry\.ts$/;
+
 const lazyZod: Plugin = {
   name: "lazy-zod",
   setup(build) {
     const names = zodNamesUsed();
     build.onResolve({ filter: /^zod$/ }, (args) =>
-      args.namespace !== "lazy-zod" && /[\\/]src[\\/]/.test(args.importer)
+      /[\\/]src[\\/]/.test(args.importer) && !ZOD_ENTRY.test(args.importer)
         ? { path: "stand-in", namespace: "lazy-zod" }
         : undefined,
     );
-    build.onResolve({ filter: /^zod-used$/ }, () => ({ path: "used", namespace: "lazy-zod" }));
+    build.onResolve({ filter: /^\.\/zod\.cjs$/, namespace: "lazy-zod" }, () => ({
+      path: "./zod.cjs",
+      external: true,
+    }));
     build.onLoad({ filter: /^stand-in$/, namespace: "lazy-zod" }, () => ({
       contents:
+        `const { enableCompileCache } = require(${JSON.stringify(path.resolve("src/compile-cache.ts"))});\n` +
         "let real;\n" +
+        "const load = () => {\n" +
+        "  enableCompileCache();\n" +
+        '  return require("./zod.cjs");\n' +
+        "};\n" +
         `for (const name of ${JSON.stringify(names)})\n` +
         "  Object.defineProperty(exports, name, {\n" +
         "    enumerable: true,\n" +
-        '    get: () => (real ??= require("zod-used"))[name],\n' +
+        "    get: () => (real ??= load())[name],\n" +
         "  });\n",
       loader: "js",
+      resolveDir: process.cwd(),
     }));
-    build.onLoad({ filter: /^used$/, namespace: "lazy-zod" }, () => ({
+    // The entry of dist/zod.cjs.
+    build.onLoad({ filter: ZOD_ENTRY }, () => ({
       contents: `export { ${names.join(", ")} } from "zod";`,
       loader: "js",
       resolveDir: process.cwd(),
     }));
   },
 };
-
 // The CLI is one CommonJS bundle, compiled with a V8 code cache made at build time
 // (src/cli/load-bundle.ts, scripts/make-code-cache.mjs): Node 20 caches no compiled code for
 // ES modules, and compiling and linking ~30 module chunks was a third of a local search's
@@ -166,6 +186,7 @@ export default defineConfig({
     bundle: "src/cli/start.ts",
     "load-bundle": "src/cli/load-bundle.ts",
     undici: "src/backend/undici.ts",
+    zod: "src/contract/zod-entry.ts",
   },
   format: ["cjs"],
   target: "node20",

@@ -17,11 +17,14 @@ export interface SampleDigest {
 
 /** Whether `bytes` are the sample the build checked, per the digest in `digestFile`. */
 export function isCheckedSample(bytes: Uint8Array, digestFile: string): boolean {
-  let digest: Partial<SampleDigest>;
+  let digest: unknown;
   try {
-    digest = JSON.parse(readFileSync(digestFile, "utf8")) as Partial<SampleDigest>;
+    digest = JSON.parse(readFileSync(digestFile, "utf8"));
   } catch {
     return false;
   }
-  return digest.size === bytes.length && digest.crc32 === crc32(bytes);
+  // Anything but the object the build writes (`null`, a number) is no digest either.
+  if (typeof digest !== "object" || digest === null) return false;
+  const { size, crc32: crc } = digest as Partial<SampleDigest>;
+  return size === bytes.length && crc === crc32(bytes);
 }

@@ -21,6 +21,8 @@ describe("the bundled sample as the build checked it", () => {
     ["another CRC-32", JSON.stringify({ size: bytes.length, crc32: crc32(bytes) ^ 1 }), false],
     ["a digest that is not JSON", "{size", false],
     ["a digest without its fields", "{}", false],
+    ["a digest that is null", "null", false],
+    ["a digest that is a number", "324450", false],
   ])("%s: %s", (_, text, expected) => {
     expect(isCheckedSample(bytes, digestFile(`${_}.json`, text))).toBe(expected);
   });

@@ -46,7 +46,7 @@ interface CheckDef {
   fn?: unknown;
 }
 interface Schema {
-  _zod: { def: Def };
+  _zod: { def: Def; traits: Set<string> };
 }
 
 const isSchema = (value: unknown): value is Schema =>
@@ -120,6 +120,9 @@ class Generator {
     if (def.coerce) return unsupported("coerce");
     switch (def.type) {
       case "string":
+        // A format (`z.email()`, `z.iso.date()`) is a check of the schema itself.
+        if (def.check !== undefined || def.format !== undefined)
+          return unsupported(`string format ${def.format}`);
         return [`if (typeof v !== "string") return FAIL;`, ...this.#checks(def), "return v;"];
       case "number": {
         const own =
@@ -147,6 +150,8 @@ class Generator {
         return [`if (!${set}.has(v)) return FAIL;`, ...this.#checks(def), "return v;"];
       }
       case "optional":
+        // `.exactOptional()` refuses a key present with undefined, which this accepts.
+        if (schema._zod.traits.has("$ZodExactOptional")) return unsupported("exact optional");
         if (def.checks?.length) return unsupported("checks on optional");
         return [`if (v === undefined) return v;`, `return ${this.#call(def.innerType!, "v")};`];
       case "nullable":
@@ -154,6 +159,10 @@ class Generator {
         return [`if (v === null) return v;`, `return ${this.#call(def.innerType!, "v")};`];
       case "union":
         if (def.inclusive === false || def.checks?.length) return unsupported("exclusive union");
+        // An option this cannot express would answer FAIL for input zod takes through it, and a
+        // later option could then win with another value.
+        if (!def.options!.every((o) => this.#expressible(o)))
+          return unsupported("union with an option not generated");
         return [
           "let r: unknown;",
           ...def.options!.map((o) => `if ((r = ${this.#call(o, "v")}) !== FAIL) return r;`),
@@ -235,9 +244,24 @@ class Generator {
             : [`return FAIL; // a refinement unknown here`];
         }
         default:
-          return [`return FAIL; // check ${c.check}`];
+          return [`return FAIL; // ${NOT_GENERATED}: check ${c.check}`];
       }
     });
+  }
+
+  /** Whether the parser of `schema` is generated whole (no part left to zod). */
+  #expressible(schema: Schema): boolean {
+    const def = schema._zod.def;
+    const text = this.#body(schema).join("\n");
+    if (text.includes(NOT_GENERATED)) return false;
+    const inner = [
+      def.innerType,
+      def.element,
+      def.catchall,
+      ...(def.options ?? []),
+      ...Object.values(def.shape ?? {}),
+    ].filter((x): x is Schema => x !== undefined);
+    return inner.every((x) => this.#expressible(x));
   }
 
   render(registrations: string[]): string {
@@ -260,26 +284,31 @@ class Generator {
   }
 }
 
+const NOT_GENERATED = "not generated";
+
 function unsupported(what: string): string[] {
-  return [`return FAIL; // not generated: ${what}`];
+  return [`return FAIL; // ${NOT_GENERATED}: ${what}`];
+}
+
+/** The generated module's text (unformatted) for these schemas: name, schema, module. */
+export function renderParsers(named: ReadonlyArray<readonly [string, unknown, string]>): string {
+  const schemas = named.filter((n): n is readonly [string, Schema, string] => isSchema(n[1]));
+  const generator = new Generator(schemas.map(([name, schema]) => [name, schema]));
+  const registrations = schemas.map(
+    ([name, schema, module]) => `[${module}.${name}, ${generator.named(name, schema)}]`,
+  );
+  return generator.render(registrations);
 }
 
 /** The generated module's text, formatted as the repository's Prettier settings say. */
 export async function renderFastParsers(): Promise<string> {
-  const named: Array<[string, Schema, string]> = [];
+  const named: Array<[string, unknown, string]> = [];
   // In one order whatever the module loader (an ES module namespace lists its names sorted).
   for (const [module, exports] of Object.entries(MODULES))
-    for (const name of Object.keys(exports).sort()) {
-      const value: unknown = exports[name as keyof typeof exports];
-      if (isSchema(value)) named.push([name, value, module]);
-    }
-  const generator = new Generator(named.map(([name, schema]) => [name, schema]));
-  const registrations = named.map(
-    ([name, schema, module]) => `[${module}.${name}, ${generator.named(name, schema)}]`,
-  );
-  const text = generator.render(registrations);
+    for (const name of Object.keys(exports).sort())
+      named.push([name, exports[name as keyof typeof exports], module]);
   const options = await prettier.resolveConfig(FAST_PARSE_FILE);
-  return prettier.format(text, { ...options, filepath: FAST_PARSE_FILE });
+  return prettier.format(renderParsers(named), { ...options, filepath: FAST_PARSE_FILE });
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

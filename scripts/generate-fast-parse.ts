@@ -21,8 +21,8 @@ const MODULES = { enums, requests, responses } as const;
 /** Functions a refinement may call, by identity: the generated file imports them from enums. */
 const KNOWN_REFINEMENTS = new Map<unknown, string>([[enums.isRealDate, "isRealDate"]]);
 
-// zod's definitions, as far as the generator reads them.
-interface Def {
+// zod's definitions, as far as the generator (and its test) reads them.
+export interface Def {
   type: string;
   checks?: Array<{ _zod: { def: CheckDef } }>;
   check?: string;
@@ -45,7 +45,7 @@ interface CheckDef {
   format?: string;
   fn?: unknown;
 }
-interface Schema {
+export interface Schema {
   _zod: { def: Def; traits: Set<string> };
 }
 

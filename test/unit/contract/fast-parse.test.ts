@@ -6,6 +6,7 @@ import {
   FAST_PARSE_FILE,
   renderFastParsers,
   renderParsers,
+  type Schema as GeneratorSchema,
 } from "../../../scripts/generate-fast-parse.js";
 import * as enums from "../../../src/contract/enums.js";
 import { FAIL, fastParserOf } from "../../../src/contract/fast-parse.js";
@@ -15,21 +16,9 @@ import * as responses from "../../../src/contract/responses.js";
 import { bundledDatasetPath, loadDataset } from "../../../src/dataset/load.js";
 import { handleApiRequest } from "../../../src/engine/router.js";
 
-// zod's definitions, as far as the arbitraries below read them.
-interface Def {
-  type: string;
-  element?: Schema;
-  shape?: Record<string, Schema>;
-  catchall?: Schema;
-  entries?: Record<string, string>;
-  innerType?: Schema;
-  options?: Schema[];
-  checks?: unknown[];
-}
-interface Schema {
-  _zod: { def: Def };
+type Schema = GeneratorSchema & {
   safeParse(input: unknown): { success: boolean; data?: unknown };
-}
+};
 
 const NAMED = Object.entries({ ...enums, ...requests, ...responses } as Record<string, unknown>)
   .filter(([, value]) => typeof value === "object" && value !== null && "_zod" in value)
@@ -81,7 +70,7 @@ function withProto(object: Record<string, unknown>, value: unknown): Record<stri
 }
 
 /** Values near what `schema` accepts: mostly the right shape, now and then a wrong part. */
-function near(schema: Schema, depth = 0): fc.Arbitrary<unknown> {
+function near(schema: GeneratorSchema, depth = 0): fc.Arbitrary<unknown> {
   const def = schema._zod.def;
   let right: fc.Arbitrary<unknown>;
   switch (def.type) {
@@ -99,7 +88,7 @@ function near(schema: Schema, depth = 0): fc.Arbitrary<unknown> {
       right = fc.boolean();
       break;
     case "enum": {
-      const values = Object.values(def.entries ?? {});
+      const values = Object.values(def.entries ?? {}) as string[];
       right = fc.constantFrom(...values, `${values[0]}x`, values[0]!.toLowerCase());
       break;
     }

@@ -6,6 +6,7 @@ import * as prettier from "prettier";
 import * as enums from "../src/contract/enums.js";
 import * as requests from "../src/contract/requests.js";
 import * as responses from "../src/contract/responses.js";
+import * as config from "../src/config/keys.js";
 
 export const FAST_PARSE_FILE = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -15,8 +16,18 @@ export const FAST_PARSE_FILE = path.resolve(
   "fast-parse.generated.ts",
 );
 
-/** The modules whose exported schemas get a parser, by the name the generated file imports. */
-const MODULES = { enums, requests, responses } as const;
+/**
+ * The modules whose exported schemas get a parser, by the name the generated file imports them
+ * as (with their path from src/contract/). The config file's schema is here because every
+ * command reads the profile: zod would otherwise load for every user with a config file.
+ */
+const MODULES = { enums, requests, responses, config } as const;
+const MODULE_PATHS: Record<keyof typeof MODULES, string> = {
+  enums: "./enums.js",
+  requests: "./requests.js",
+  responses: "./responses.js",
+  config: "../config/keys.js",
+};
 
 /** Functions a refinement may call, by identity: the generated file imports them from enums. */
 const KNOWN_REFINEMENTS = new Map<unknown, string>([[enums.isRealDate, "isRealDate"]]);
@@ -35,6 +46,9 @@ export interface Def {
   innerType?: Schema;
   options?: Schema[];
   inclusive?: boolean;
+  keyType?: Schema;
+  valueType?: Schema;
+  mode?: string;
 }
 interface CheckDef {
   check: string;
@@ -68,6 +82,7 @@ class Generator {
   readonly #constants: string[] = [];
   readonly #constantNames = new Map<string, string>();
   readonly #bodies = new Map<string, string>();
+  #needsPlainObject = false;
 
   constructor(named: ReadonlyArray<readonly [string, Schema]>) {
     for (const [name, schema] of named) this.#names.set(schema._zod, name);
@@ -182,6 +197,8 @@ class Generator {
         ];
       case "object":
         return this.#object(def);
+      case "record":
+        return this.#record(def);
       default:
         return unsupported(def.type);
     }
@@ -223,6 +240,28 @@ class Generator {
     }
     lines.push("return out;");
     return lines;
+  }
+
+  // zod's record with string keys: a plain object (zod's isPlainObject), its own enumerable keys
+  // in their order (`__proto__` skipped, a symbol refused by the key schema), each value parsed.
+  #record(def: Def): string[] {
+    const key = def.keyType!._zod.def;
+    if (def.checks?.length || def.mode !== undefined) return unsupported("record mode or checks");
+    if (key.type !== "string" || key.checks?.length || key.check !== undefined)
+      return unsupported("record keys other than any string");
+    this.#needsPlainObject = true;
+    return [
+      "if (!isPlainObject(v)) return FAIL;",
+      "const out: Record<string, unknown> = {};",
+      "for (const k of Reflect.ownKeys(v)) {",
+      '  if (k === "__proto__" || !Object.prototype.propertyIsEnumerable.call(v, k)) continue;',
+      '  if (typeof k !== "string") return FAIL;',
+      `  const r = ${this.#call(def.valueType!, "v[k]")};`,
+      "  if (r === FAIL) return FAIL;",
+      "  out[k] = r;",
+      "}",
+      "return out;",
+    ];
   }
 
   /** The statements of a schema's checks, on `v`; a check it cannot express fails. */
@@ -270,10 +309,11 @@ class Generator {
       "// src/contract: do not edit. See src/contract/fast-parse.ts.",
       "/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unused-vars */",
       `import { FAIL, registerFastParsers } from "./fast-parse.js";`,
-      ...Object.keys(MODULES).map((m) => `import * as ${m} from "./${m}.js";`),
+      ...Object.entries(MODULE_PATHS).map(([m, file]) => `import * as ${m} from "${file}";`),
       `import { ${[...new Set(KNOWN_REFINEMENTS.values())].join(", ")} } from "./enums.js";`,
       "",
       ...this.#constants,
+      ...(this.#needsPlainObject ? ["", IS_PLAIN_OBJECT] : []),
       "",
       ...this.#functions.flatMap((f) => [f, ""]),
       "registerFastParsers([",
@@ -285,6 +325,16 @@ class Generator {
 }
 
 const NOT_GENERATED = "not generated";
+
+// zod's util.isPlainObject (zod/v4/core/util.js), which its record checks first.
+const IS_PLAIN_OBJECT = `function isPlainObject(o: any): boolean {
+  if (typeof o !== "object" || o === null || Array.isArray(o)) return false;
+  const ctor = o.constructor;
+  if (ctor === undefined || typeof ctor !== "function") return true;
+  const prot = ctor.prototype;
+  if (typeof prot !== "object" || prot === null || Array.isArray(prot)) return false;
+  return Object.prototype.hasOwnProperty.call(prot, "isPrototypeOf");
+}`;
 
 function unsupported(what: string): string[] {
   return [`return FAIL; // ${NOT_GENERATED}: ${what}`];

@@ -5,6 +5,7 @@ import { FAIL, registerFastParsers } from "./fast-parse.js";
 import * as enums from "./enums.js";
 import * as requests from "./requests.js";
 import * as responses from "./responses.js";
+import * as config from "../config/keys.js";
 import { isRealDate } from "./enums.js";
 
 const VALUES1 = new Set(["CPT", "CPT_MODIFIER", "HCPCS", "HCPCS_MODIFIER", "ICD10CM"]);
@@ -165,6 +166,16 @@ const KEYS24 = new Set([
 ]);
 const KEYS25 = new Set(["status"]);
 const KEYS26 = new Set(["loc", "msg", "type", "input", "ctx"]);
+const VALUES27 = new Set(["api-url", "sandbox-url", "api-key", "format", "timeout"]);
+
+function isPlainObject(o: any): boolean {
+  if (typeof o !== "object" || o === null || Array.isArray(o)) return false;
+  const ctor = o.constructor;
+  if (ctor === undefined || typeof ctor !== "function") return true;
+  const prot = ctor.prototype;
+  if (typeof prot !== "object" || prot === null || Array.isArray(prot)) return false;
+  return Object.prototype.hasOwnProperty.call(prot, "isPrototypeOf");
+}
 
 function parseCodeSystem(v: any): unknown {
   if (!VALUES1.has(v)) return FAIL;
@@ -1354,7 +1365,16 @@ function p62(v: any): unknown {
 }
 
 function p63(v: any): unknown {
-  return FAIL; // not generated: record
+  if (!isPlainObject(v)) return FAIL;
+  const out: Record<string, unknown> = {};
+  for (const k of Reflect.ownKeys(v)) {
+    if (k === "__proto__" || !Object.prototype.propertyIsEnumerable.call(v, k)) continue;
+    if (typeof k !== "string") return FAIL;
+    const r = p61(v[k]);
+    if (r === FAIL) return FAIL;
+    out[k] = r;
+  }
+  return out;
 }
 
 function p64(v: any): unknown {
@@ -1389,6 +1409,84 @@ function parseValidationErrorItem(v: any): unknown {
   for (const k in v) {
     if (KEYS26.has(k)) continue;
     if (k !== "__proto__") out[k] = v[k];
+  }
+  return out;
+}
+
+function p65(v: any): unknown {
+  if (!isPlainObject(v)) return FAIL;
+  const out: Record<string, unknown> = {};
+  for (const k of Reflect.ownKeys(v)) {
+    if (k === "__proto__" || !Object.prototype.propertyIsEnumerable.call(v, k)) continue;
+    if (typeof k !== "string") return FAIL;
+    const r = parseProfile(v[k]);
+    if (r === FAIL) return FAIL;
+    out[k] = r;
+  }
+  return out;
+}
+
+function p66(v: any): unknown {
+  if (v === undefined) return v;
+  return p65(v);
+}
+
+function parseConfigFile(v: any): unknown {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return FAIL;
+  const out: Record<string, unknown> = {};
+  let r: unknown;
+  if ("profiles" in v) {
+    if ((r = p66(v["profiles"])) === FAIL) return FAIL;
+    out["profiles"] = r;
+  }
+  return out;
+}
+
+function parseConfigKey(v: any): unknown {
+  if (!VALUES27.has(v)) return FAIL;
+  return v;
+}
+
+function p67(v: any): unknown {
+  if (v === undefined) return v;
+  return p22(v);
+}
+
+function p68(v: any): unknown {
+  let r: unknown;
+  if ((r = p22(v)) !== FAIL) return r;
+  if ((r = p46(v)) !== FAIL) return r;
+  return FAIL;
+}
+
+function p69(v: any): unknown {
+  if (v === undefined) return v;
+  return p68(v);
+}
+
+function parseProfile(v: any): unknown {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return FAIL;
+  const out: Record<string, unknown> = {};
+  let r: unknown;
+  if ("api-url" in v) {
+    if ((r = p67(v["api-url"])) === FAIL) return FAIL;
+    out["api-url"] = r;
+  }
+  if ("sandbox-url" in v) {
+    if ((r = p67(v["sandbox-url"])) === FAIL) return FAIL;
+    out["sandbox-url"] = r;
+  }
+  if ("api-key" in v) {
+    if ((r = p67(v["api-key"])) === FAIL) return FAIL;
+    out["api-key"] = r;
+  }
+  if ("format" in v) {
+    if ((r = p67(v["format"])) === FAIL) return FAIL;
+    out["format"] = r;
+  }
+  if ("timeout" in v) {
+    if ((r = p69(v["timeout"])) === FAIL) return FAIL;
+    out["timeout"] = r;
   }
   return out;
 }
@@ -1433,4 +1531,7 @@ registerFastParsers([
   [responses.StatusBody, parseStatusBody],
   [responses.ValidationErrorBody, parseValidationErrorBody],
   [responses.ValidationErrorItem, parseValidationErrorItem],
+  [config.ConfigFile, parseConfigFile],
+  [config.ConfigKey, parseConfigKey],
+  [config.Profile, parseProfile],
 ]);

@@ -231,6 +231,36 @@ describe("the built CLI: one script compiled with V8's code cache", () => {
       if (!baseline.has(name)) expect(loaded).not.toContain(name);
   });
 
+  it("a local search parses its request, its answer and a config file without loading zod", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "coverage-no-zod-"));
+    writeFileSync(
+      path.join(dir, "config.json"),
+      JSON.stringify({ profiles: { default: { format: "json", timeout: "5000" } } }),
+    );
+    const preload = path.join(dir, "report-files.cjs");
+    writeFileSync(
+      preload,
+      `process.on("exit", () => require("node:fs").writeSync(2, JSON.stringify(Object.keys(require.cache))));`,
+    );
+    const filesOf = async (args: string[]) => {
+      const r = await execa("node", ["--require", preload, BIN, ...args], {
+        reject: false,
+        extendEnv: false,
+        env: cleanEnv({ COVERAGE_CONFIG_DIR: dir }),
+        stdout: "ignore",
+      });
+      return { code: r.exitCode, files: JSON.parse(r.stderr.split("\n").pop()!) as string[] };
+    };
+    const zod = path.join(DIST, "zod.cjs");
+    const search = await filesOf([...MAIN_JOB, "-q"]);
+    expect(search.code).toBe(0);
+    expect(search.files).not.toContain(zod);
+    // A request with a mistake is worded by zod: it loads then.
+    const bad = await filesOf(["--local", "search", "--state", "XX", "-q"]);
+    expect(bad.code).toBe(2);
+    expect(bad.files).toContain(zod);
+  });
+
   it("--help is printed without loading the CLI, byte for byte as the CLI prints it", async () => {
     const texts = JSON.parse(readFileSync(path.join(DIST, "help.json"), "utf8")) as Record<
       string,

@@ -24,3 +24,13 @@ export function registerFastParsers(entries: ReadonlyArray<readonly [object, Fas
 export function fastParserOf(schema: object): FastParser | undefined {
   return parsers.get(schema);
 }
+
+/** zod's `util.isPlainObject` (zod/v4/core/util.js), which its record checks first. */
+export function isPlainObject(o: unknown): boolean {
+  if (typeof o !== "object" || o === null || Array.isArray(o)) return false;
+  const ctor: unknown = (o as { constructor?: unknown }).constructor;
+  if (ctor === undefined || typeof ctor !== "function") return true;
+  const prot: unknown = (ctor as { prototype?: unknown }).prototype;
+  if (typeof prot !== "object" || prot === null || Array.isArray(prot)) return false;
+  return Object.prototype.hasOwnProperty.call(prot, "isPrototypeOf");
+}

@@ -119,20 +119,65 @@ function zodNamesUsed(): string[] {
   const exported = new Set(Object.keys(createRequire(path.resolve("package.json"))("zod")));
   const used = new Set<string>();
   for (const file of readdirSync("src", { recursive: true, encoding: "utf8" })) {
-    if (!file.endsWith(".ts")) continue;
-    const source = readFileSync(path.join("src", file), "utf8");
-    // The stand-in knows the names read as `z.NAME`: any other import of zod would read names
-    // it does not have (undefined at run time), so it fails the build instead.
-    for (const [statement] of source.matchAll(/^import\b[^;]*?from "zod";$/gms))
-      if (statement !== 'import * as z from "zod";' && !statement.startsWith("import type "))
-        throw new Error(`src/${file}: write \`import * as z from "zod"\` (lazyZod): ${statement}`);
-    if (!/^import \* as z from "zod";$/m.test(source)) continue;
-    // Types erased first: a name read only in a type (`z.core.$ZodIssue`) must not pull in code.
-    const js = ts.transpileModule(source, { compilerOptions: { target: ts.ScriptTarget.ES2022 } });
-    for (const [, name] of js.outputText.matchAll(/\bz\.([A-Za-z_$][\w$]*)/g))
-      if (exported.has(name!)) used.add(name!);
+    const name = path.join("src", file);
+    if (!file.endsWith(".ts") || ZOD_ENTRY.test(path.resolve(name))) continue;
+    const text = readFileSync(name, "utf8");
+    if (!/["']zod(\/[^"']*)?["']/.test(text)) continue;
+    for (const read of zodReads(name, text)) {
+      if (!exported.has(read)) throw new Error(`${name}: z.${read} is not a name of zod`);
+      used.add(read);
+    }
   }
   return [...used].sort();
+}
+
+/**
+ * The names a file reads from zod as values (`z.NAME`), from its syntax tree: a name read only
+ * in a type (`z.core.$ZodIssue`) must not pull in code. Any other use of zod fails the build:
+ * an import of another form or path, a re-export, `import()`, or `z` passed on or indexed
+ * would read names the stand-in does not have, undefined at run time.
+ */
+function zodReads(file: string, text: string): string[] {
+  const refuse = (node: ts.Node, what: string): never => {
+    const { line } = source.getLineAndCharacterOfPosition(node.getStart(source));
+    throw new Error(
+      `${file}:${line + 1}: ${what}; the built CLI reads zod only through \`import * as z from "zod"\` and \`z.NAME\` (tsup.config.ts, lazyZod)`,
+    );
+  };
+  const isZod = (node: ts.Node | undefined) =>
+    node !== undefined && ts.isStringLiteral(node) && /^zod(\/|$)/.test(node.text);
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
+  const reads: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) && isZod(node.moduleSpecifier)) {
+      const clause = node.importClause;
+      if (clause?.isTypeOnly) return;
+      const namespace = clause?.namedBindings;
+      if (
+        (node.moduleSpecifier as ts.StringLiteral).text !== "zod" ||
+        clause?.name ||
+        !namespace ||
+        !ts.isNamespaceImport(namespace) ||
+        namespace.name.text !== "z"
+      )
+        refuse(node, "another form of import of zod");
+      return;
+    }
+    if (ts.isExportDeclaration(node) && isZod(node.moduleSpecifier))
+      refuse(node, "a re-export of zod");
+    if (ts.isCallExpression(node) && node.arguments.some(isZod))
+      refuse(node, "zod loaded by a call");
+    if (ts.isIdentifier(node) && node.text === "z") {
+      const parent = node.parent;
+      if (ts.isPropertyAccessExpression(parent) && parent.expression === node)
+        reads.push(parent.name.text);
+      else if (!ts.isQualifiedName(parent)) refuse(node, "`z` used otherwise than as `z.NAME`");
+      return;
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return reads;
 }
 
 const ZOD_ENTRY = /[\\/]src[\\/]contract[\\/]zod-entry\.ts$/;

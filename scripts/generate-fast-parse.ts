@@ -280,7 +280,7 @@ class Generator {
           const fn = KNOWN_REFINEMENTS.get(c.fn);
           return fn
             ? [`if (!${fn}(v)) return FAIL;`]
-            : [`return FAIL; // a refinement unknown here`];
+            : [`return FAIL; // ${NOT_GENERATED}: a refinement unknown here`];
         }
         default:
           return [`return FAIL; // ${NOT_GENERATED}: check ${c.check}`];
@@ -297,6 +297,8 @@ class Generator {
       def.innerType,
       def.element,
       def.catchall,
+      def.keyType,
+      def.valueType,
       ...(def.options ?? []),
       ...Object.values(def.shape ?? {}),
     ].filter((x): x is Schema => x !== undefined);

@@ -233,9 +233,10 @@ describe("the built CLI: one script compiled with V8's code cache", () => {
 
   it("a local search parses its request, its answer and a config file without loading zod", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "coverage-no-zod-"));
+    // csv: the output shows the profile was read (and parsed) by the run.
     writeFileSync(
       path.join(dir, "config.json"),
-      JSON.stringify({ profiles: { default: { format: "json", timeout: "5000" } } }),
+      JSON.stringify({ profiles: { default: { format: "csv", timeout: "5000" } } }),
     );
     const preload = path.join(dir, "report-files.cjs");
     writeFileSync(
@@ -247,13 +248,22 @@ describe("the built CLI: one script compiled with V8's code cache", () => {
         reject: false,
         extendEnv: false,
         env: cleanEnv({ COVERAGE_CONFIG_DIR: dir }),
-        stdout: "ignore",
       });
-      return { code: r.exitCode, files: JSON.parse(r.stderr.split("\n").pop()!) as string[] };
+      const files = JSON.parse(r.stderr.split("\n").pop()!) as string[];
+      return { code: r.exitCode, stdout: r.stdout, files };
     };
     const zod = path.join(DIST, "zod.cjs");
-    const search = await filesOf([...MAIN_JOB, "-q"]);
+    const search = await filesOf([
+      "--local",
+      "search",
+      "--code",
+      "CPT:97110",
+      "--state",
+      "CA",
+      "-q",
+    ]);
     expect(search.code).toBe(0);
+    expect(search.stdout.split("\n")[0]).toMatch(/^policy_id,/);
     expect(search.files).not.toContain(zod);
     // A request with a mistake is worded by zod: it loads then.
     const bad = await filesOf(["--local", "search", "--state", "XX", "-q"]);

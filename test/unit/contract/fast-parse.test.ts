@@ -135,7 +135,15 @@ function near(schema: GeneratorSchema, depth = 0): fc.Arbitrary<unknown> {
           fc.dictionary(fc.string({ maxLength: 4 }), near(def.valueType!, depth + 1), {
             maxKeys: 3,
           }),
-          fc.constantFrom("plain", "null prototype", "symbol key", "__proto__", "a Map", "a Date"),
+          fc.constantFrom(
+            "plain",
+            "null prototype",
+            "symbol key",
+            "__proto__",
+            "a Map",
+            "a Date",
+            "hidden key",
+          ),
           anyValue,
         )
         .map(([record, kind, value]) => {
@@ -144,6 +152,8 @@ function near(schema: GeneratorSchema, depth = 0): fc.Arbitrary<unknown> {
           if (kind === "__proto__") return withProto({ ...record }, value);
           if (kind === "a Map") return new Map(Object.entries(record));
           if (kind === "a Date") return Object.assign(new Date(0), record);
+          if (kind === "hidden key")
+            return Object.defineProperty({ ...record }, "hidden", { value, enumerable: false });
           return record;
         });
       break;
@@ -235,6 +245,16 @@ describe("what the generator leaves to zod", () => {
       "not generated: union with an option not generated",
     ],
     ["a check it does not know", z.string().regex(/a/), "not generated: check string_format"],
+    [
+      "a union with a record whose values it cannot express",
+      z.union([z.record(z.string(), z.string().trim()), z.unknown()]),
+      "not generated: union with an option not generated",
+    ],
+    [
+      "a union with a refinement it does not know",
+      z.union([z.object({ a: z.string().refine(() => true) }), z.looseObject({ a: z.string() })]),
+      "not generated: union with an option not generated",
+    ],
     [
       "a record whose keys are not any string",
       z.record(z.enum(["a", "b"]), z.string()),

@@ -17,17 +17,27 @@ export const FAST_PARSE_FILE = path.resolve(
 );
 
 /**
- * The modules whose exported schemas get a parser, by the name the generated file imports them
- * as (with their path from src/contract/). The config file's schema is here because every
- * command reads the profile: zod would otherwise load for every user with a config file.
+ * The modules whose exported schemas get a parser: the name the generated file imports each as,
+ * and its path from src/contract/. The config file's schema is here because every command
+ * reads the profile: zod would otherwise load for every user with a config file.
  */
-const MODULES = { enums, requests, responses, config } as const;
-const MODULE_PATHS: Record<keyof typeof MODULES, string> = {
-  enums: "./enums.js",
-  requests: "./requests.js",
-  responses: "./responses.js",
-  config: "../config/keys.js",
-};
+const MODULES = [
+  ["enums", enums, "./enums.js"],
+  ["requests", requests, "./requests.js"],
+  ["responses", responses, "./responses.js"],
+  ["config", config, "../config/keys.js"],
+] as const;
+
+/**
+ * Every export of those modules: name, value, module. In one order whatever the module loader
+ * (an ES module namespace lists its names sorted, a CommonJS one as declared).
+ */
+const EXPORTS: ReadonlyArray<readonly [string, unknown, string]> = MODULES.flatMap(
+  ([module, exports]) =>
+    Object.keys(exports)
+      .sort()
+      .map((name) => [name, (exports as Record<string, unknown>)[name], module] as const),
+);
 
 /** Functions a refinement may call, by identity: the generated file imports them from enums. */
 const KNOWN_REFINEMENTS = new Map<unknown, string>([[enums.isRealDate, "isRealDate"]]);
@@ -315,7 +325,7 @@ class Generator {
         ? "/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unused-vars */"
         : "/* eslint-disable @typescript-eslint/no-explicit-any */",
       `import { FAIL, isPlainObject, registerFastParsers } from "./fast-parse.js";`,
-      ...Object.entries(MODULE_PATHS).map(([m, file]) => `import * as ${m} from "${file}";`),
+      ...MODULES.map(([module, , file]) => `import * as ${module} from "${file}";`),
       `import { ${[...new Set(KNOWN_REFINEMENTS.values())].join(", ")} } from "./enums.js";`,
       "",
       ...this.#constants,
@@ -331,17 +341,13 @@ class Generator {
 
 /** `module.NAME` of an exported list holding exactly `values`, in order; undefined if none. */
 function findValueList(values: readonly string[]): string | undefined {
-  for (const [module, exports] of Object.entries(MODULES))
-    for (const name of Object.keys(exports).sort()) {
-      const value: unknown = exports[name as keyof typeof exports];
-      if (
-        Array.isArray(value) &&
-        value.length === values.length &&
-        value.every((v, i) => v === values[i])
-      )
-        return `${module}.${name}`;
-    }
-  return undefined;
+  const found = EXPORTS.find(
+    ([, value]) =>
+      Array.isArray(value) &&
+      value.length === values.length &&
+      value.every((v, i) => v === values[i]),
+  );
+  return found && `${found[2]}.${found[0]}`;
 }
 
 const NOT_GENERATED = "not generated";
@@ -362,13 +368,8 @@ export function renderParsers(named: ReadonlyArray<readonly [string, unknown, st
 
 /** The generated module's text, formatted as the repository's Prettier settings say. */
 export async function renderFastParsers(): Promise<string> {
-  const named: Array<[string, unknown, string]> = [];
-  // In one order whatever the module loader (an ES module namespace lists its names sorted).
-  for (const [module, exports] of Object.entries(MODULES))
-    for (const name of Object.keys(exports).sort())
-      named.push([name, exports[name as keyof typeof exports], module]);
   const options = await prettier.resolveConfig(FAST_PARSE_FILE);
-  return prettier.format(renderParsers(named), { ...options, filepath: FAST_PARSE_FILE });
+  return prettier.format(renderParsers(EXPORTS), { ...options, filepath: FAST_PARSE_FILE });
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

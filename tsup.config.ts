@@ -66,6 +66,27 @@ const tableColumns: Plugin = {
   },
 };
 
+// Files of dist/ that others require at run time (dist/cli.cjs the loader; the bundle undici
+// and zod): left as written, resolved beside the file that requires them.
+const distApart: Plugin = {
+  name: "dist-apart",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/(load-bundle|undici|zod)\.cjs$/ }, (args) => ({
+      path: args.path,
+      external: true,
+    }));
+  },
+};
+
+/**
+ * An expression that requires `file` of dist/ (resolved by distApart) with Node's compile cache
+ * turned on first (Node 22+; src/compile-cache.ts): undici and zod are large to compile.
+ */
+function requireFromDist(file: string): string {
+  const compileCache = JSON.stringify(path.resolve("src/compile-cache.ts"));
+  return `(require(${compileCache}).enableCompileCache(), require("./${file}"))`;
+}
+
 // undici is ~40% of the CLI's code and only HTTP commands run it: it is its own file
 // (dist/undici.cjs, built from src/backend/undici.ts), required when an HTTP command first needs
 // it, so a local command reads, decodes and caches ~400 KB less (~2 ms of its start). It shares
@@ -80,28 +101,10 @@ const undiciApart: Plugin = {
         ? { path: "undici", namespace: "undici-apart" }
         : undefined,
     );
-    build.onResolve({ filter: /^\.\/undici\.cjs$/, namespace: "undici-apart" }, () => ({
-      path: "./undici.cjs",
-      external: true,
-    }));
-    // Node's compile cache on first (Node 22+): the file is ~400 KB to compile.
     build.onLoad({ filter: /.*/, namespace: "undici-apart" }, () => ({
-      contents:
-        `require(${JSON.stringify(path.resolve("src/compile-cache.ts"))}).enableCompileCache();\n` +
-        'module.exports = require("./undici.cjs");',
+      contents: `module.exports = ${requireFromDist("undici.cjs")};`,
       loader: "js",
       resolveDir: process.cwd(),
-    }));
-  },
-};
-
-// dist/cli.cjs requires the loader, its own file, as written: resolved at run time beside it.
-const loaderApart: Plugin = {
-  name: "loader-apart",
-  setup(build) {
-    build.onResolve({ filter: /^\.\/load-bundle\.cjs$/ }, () => ({
-      path: "./load-bundle.cjs",
-      external: true,
     }));
   },
 };
@@ -191,22 +194,13 @@ const lazyZod: Plugin = {
         ? { path: "stand-in", namespace: "lazy-zod" }
         : undefined,
     );
-    build.onResolve({ filter: /^\.\/zod\.cjs$/, namespace: "lazy-zod" }, () => ({
-      path: "./zod.cjs",
-      external: true,
-    }));
     build.onLoad({ filter: /^stand-in$/, namespace: "lazy-zod" }, () => ({
       contents:
-        `const { enableCompileCache } = require(${JSON.stringify(path.resolve("src/compile-cache.ts"))});\n` +
         "let real;\n" +
-        "const load = () => {\n" +
-        "  enableCompileCache();\n" +
-        '  return require("./zod.cjs");\n' +
-        "};\n" +
         `for (const name of ${JSON.stringify(names)})\n` +
         "  Object.defineProperty(exports, name, {\n" +
         "    enumerable: true,\n" +
-        "    get: () => (real ??= load())[name],\n" +
+        `    get: () => (real ??= ${requireFromDist("zod.cjs")})[name],\n` +
         "  });\n",
       loader: "js",
       resolveDir: process.cwd(),
@@ -269,7 +263,7 @@ export default defineConfig({
     lazyChildProcess,
     tableColumns,
     undiciApart,
-    loaderApart,
+    distApart,
   ],
   // Keep `node:` in built-in names (tsup would strip them ahead of every plugin, this one too).
   removeNodeProtocol: false,

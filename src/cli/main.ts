@@ -24,7 +24,7 @@ if (argv.length === 1 && argv[0] === "--version") {
 } else {
   // The loader is its own file (dist/load-bundle.cjs), so --version loads neither it nor the
   // built-ins it needs (fs, vm, zlib): on Node 22, ~5 ms of a 22 ms `node -e 0`.
-  // A plain require, kept as written by the build (tsup.config.ts, loaderApart): node:module
+  // A plain require, kept as written by the build (tsup.config.ts, distApart): node:module
   // (for createRequire) was ~0.5 ms of every start. The bundle gets the same require (the same
   // folder). Node's compile cache is turned on only for what it helps (src/compile-cache.ts).
   const { codeCacheDir, loadBundle } =

@@ -319,10 +319,10 @@ export function loadBundle(
 
   const module = { exports: {} as Bundle };
   const run = script.runInThisContext() as (...args: unknown[]) => void;
-  const { createRequire } = require
-    ? { createRequire: () => require }
-    : (process.getBuiltinModule("node:module") as typeof import("node:module"));
-  run(module.exports, createRequire(file), module, file, dir, importEsm);
+  const bundleRequire =
+    require ??
+    (process.getBuiltinModule("node:module") as typeof import("node:module")).createRequire(file);
+  run(module.exports, bundleRequire, module, file, dir, importEsm);
   loaded.bundle = module.exports;
   return loaded;
 }

@@ -60,14 +60,12 @@ const WHOLE_TREE = new Set(["help", "completion"]);
  * reads the tree. Commander's own parse then sees the same argv as with every command.
  */
 export function commandToRegister(program: Command, argv: readonly string[]): string | undefined {
+  if (argv.includes("-h") || argv.includes("--help")) return undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (arg === "-h" || arg === "--help" || arg === "--") return undefined;
-    if (!arg.startsWith("-") || arg === "-") {
-      if (!COMMAND_NAMES.includes(arg) || WHOLE_TREE.has(arg)) return undefined;
-      // The subcommand's own arguments follow: it must not be given help there either.
-      return argv.slice(i + 1).some((a) => a === "-h" || a === "--help") ? undefined : arg;
-    }
+    if (arg === "--") return undefined;
+    if (!arg.startsWith("-") || arg === "-")
+      return COMMAND_NAMES.includes(arg) && !WHOLE_TREE.has(arg) ? arg : undefined;
     const [flag, inline] = arg.startsWith("--") ? arg.split(/=(.*)/s, 2) : [arg, undefined];
     const option = program.options.find((o) => o.long === flag || o.short === flag);
     if (!option) return undefined;

@@ -24,15 +24,13 @@ export interface LoadedDataset {
   dir: string;
 }
 
+// This file's folder: dist/ in the built CLI; src/dataset/ from the sources (tsx, tests).
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const BUILT = path.basename(HERE) === "dist";
+
 function packageRoot(): string {
   // dist/cli.js and src/dataset/load.ts are both two levels below the package root.
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  return isBuilt() ? path.dirname(here) : path.resolve(here, "../..");
-}
-
-/** Whether this code runs from dist/ (the built CLI), not from src/ (tsx, tests). */
-function isBuilt(): boolean {
-  return path.basename(path.dirname(fileURLToPath(import.meta.url))) === "dist";
+  return BUILT ? path.dirname(HERE) : path.resolve(HERE, "../..");
 }
 
 /** The bundled sample dataset shipped in `fixtures/`. */
@@ -50,7 +48,7 @@ export function sampleDigestPath(): string {
  * asks: code run from src/ may check by newer rules than the last build's.
  */
 function isBuiltSample(bytes: Uint8Array): boolean {
-  return isBuilt() && isCheckedSample(bytes, sampleDigestPath());
+  return BUILT && isCheckedSample(bytes, sampleDigestPath());
 }
 
 /** The error of a dataset that breaks the format: the file, then its first problems by path. */

@@ -1,12 +1,9 @@
-import * as z from "zod";
 import { isRealDate } from "../contract/index.js";
-import { lazySchema } from "../contract/lazy.js";
 import type { Profile } from "../config/keys.js";
 import { UsageError } from "../errors.js";
 
 export const OUTPUT_FORMATS = ["table", "json", "ndjson", "csv"] as const;
-export const OutputFormat = lazySchema(() => z.enum(OUTPUT_FORMATS));
-export type OutputFormat = z.infer<typeof OutputFormat>;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /** The global options as commander parses them. */
 export interface GlobalFlags {
@@ -39,7 +36,7 @@ export interface Settings {
   verbose: boolean;
 }
 
-/** Whether `value` names an output format (a list lookup: no schema to build on each start). */
+/** Whether `value` names an output format. */
 export function isOutputFormat(value: string): value is OutputFormat {
   return (OUTPUT_FORMATS as readonly string[]).includes(value);
 }
@@ -187,7 +184,7 @@ export function resolveSettings(
   const format = flags.json ? "json" : (formatFrom?.value.trim().toLowerCase() ?? "table");
   if (!isOutputFormat(format))
     throw new UsageError(
-      `format: '${formatFrom?.value}' (from ${formatFrom?.from}) is not one of table, json, ndjson, csv`,
+      `format: '${formatFrom?.value}' (from ${formatFrom?.from}) is not one of ${OUTPUT_FORMATS.join(", ")}`,
       `Example: ${formatFrom?.example("csv")}`,
     );
 

@@ -1,6 +1,8 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { defineConfig, type Options } from "tsup";
+import ts from "typescript";
 
 const { dependencies } = JSON.parse(readFileSync("package.json", "utf8")) as {
   dependencies: Record<string, string>;
@@ -64,6 +66,27 @@ const tableColumns: Plugin = {
   },
 };
 
+// Files of dist/ that others require at run time (dist/cli.cjs the loader; the bundle undici
+// and zod): left as written, resolved beside the file that requires them.
+const distApart: Plugin = {
+  name: "dist-apart",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/(load-bundle|undici|zod)\.cjs$/ }, (args) => ({
+      path: args.path,
+      external: true,
+    }));
+  },
+};
+
+/**
+ * An expression that requires `file` of dist/ (resolved by distApart) with Node's compile cache
+ * turned on first (Node 22+; src/compile-cache.ts): undici and zod are large to compile.
+ */
+function requireFromDist(file: string): string {
+  const compileCache = JSON.stringify(path.resolve("src/compile-cache.ts"));
+  return `(require(${compileCache}).enableCompileCache(), require("./${file}"))`;
+}
+
 // undici is ~40% of the CLI's code and only HTTP commands run it: it is its own file
 // (dist/undici.cjs, built from src/backend/undici.ts), required when an HTTP command first needs
 // it, so a local command reads, decodes and caches ~400 KB less (~2 ms of its start). It shares
@@ -78,17 +101,118 @@ const undiciApart: Plugin = {
         ? { path: "undici", namespace: "undici-apart" }
         : undefined,
     );
-    build.onResolve({ filter: /^\.\/undici\.cjs$/, namespace: "undici-apart" }, () => ({
-      path: "./undici.cjs",
-      external: true,
-    }));
     build.onLoad({ filter: /.*/, namespace: "undici-apart" }, () => ({
-      contents: 'module.exports = require("./undici.cjs");',
+      contents: `module.exports = ${requireFromDist("undici.cjs")};`,
       loader: "js",
+      resolveDir: process.cwd(),
     }));
   },
 };
 
+// zod is its own file too (dist/zod.cjs), loaded on first use. A search builds no schema (the
+// build-time parsers of src/contract/fast-parse.ts answer), yet zod's module code (its classes,
+// ~1 ms) ran at every start, and its ~140 KB of functions were half a millisecond more of the
+// code cache to read: esbuild hoists a module's functions to the top of the bundle, where V8
+// keeps a stub of each even when the module never runs. Our modules get a stand-in for
+// `import * as z from "zod"`: a getter for each name of zod that src/ reads as a value, which
+// requires dist/zod.cjs on first read. That file is built from a module re-exporting just
+// those names, so esbuild still drops the rest of zod. Every use of zod goes through the
+// stand-in: one copy of zod, one `config`, one `ZodError` class.
+function zodNamesUsed(): string[] {
+  const exported = new Set(Object.keys(createRequire(path.resolve("package.json"))("zod")));
+  const used = new Set<string>();
+  for (const file of readdirSync("src", { recursive: true, encoding: "utf8" })) {
+    const name = path.join("src", file);
+    if (!file.endsWith(".ts") || ZOD_ENTRY.test(path.resolve(name))) continue;
+    const text = readFileSync(name, "utf8");
+    if (!/["']zod(\/[^"']*)?["']/.test(text)) continue;
+    for (const read of zodReads(name, text)) {
+      if (!exported.has(read)) throw new Error(`${name}: z.${read} is not a name of zod`);
+      used.add(read);
+    }
+  }
+  return [...used].sort();
+}
+
+/**
+ * The names a file reads from zod as values (`z.NAME`), from its syntax tree: a name read only
+ * in a type (`z.core.$ZodIssue`) must not pull in code. Any other use of zod fails the build:
+ * an import of another form or path, a re-export, `import()`, or `z` passed on or indexed
+ * would read names the stand-in does not have, undefined at run time.
+ */
+function zodReads(file: string, text: string): string[] {
+  const refuse = (node: ts.Node, what: string): never => {
+    const { line } = source.getLineAndCharacterOfPosition(node.getStart(source));
+    throw new Error(
+      `${file}:${line + 1}: ${what}; the built CLI reads zod only through \`import * as z from "zod"\` and \`z.NAME\` (tsup.config.ts, lazyZod)`,
+    );
+  };
+  const isZod = (node: ts.Node | undefined) =>
+    node !== undefined && ts.isStringLiteral(node) && /^zod(\/|$)/.test(node.text);
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
+  const reads: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) && isZod(node.moduleSpecifier)) {
+      const clause = node.importClause;
+      if (clause?.isTypeOnly) return;
+      const namespace = clause?.namedBindings;
+      if (
+        (node.moduleSpecifier as ts.StringLiteral).text !== "zod" ||
+        clause?.name ||
+        !namespace ||
+        !ts.isNamespaceImport(namespace) ||
+        namespace.name.text !== "z"
+      )
+        refuse(node, "another form of import of zod");
+      return;
+    }
+    if (ts.isExportDeclaration(node) && isZod(node.moduleSpecifier))
+      refuse(node, "a re-export of zod");
+    if (ts.isCallExpression(node) && node.arguments.some(isZod))
+      refuse(node, "zod loaded by a call");
+    if (ts.isIdentifier(node) && node.text === "z") {
+      const parent = node.parent;
+      if (ts.isPropertyAccessExpression(parent) && parent.expression === node)
+        reads.push(parent.name.text);
+      else if (!ts.isQualifiedName(parent)) refuse(node, "`z` used otherwise than as `z.NAME`");
+      return;
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return reads;
+}
+
+const ZOD_ENTRY = /[\\/]src[\\/]contract[\\/]zod-entry\.ts$/;
+
+const lazyZod: Plugin = {
+  name: "lazy-zod",
+  setup(build) {
+    const names = zodNamesUsed();
+    build.onResolve({ filter: /^zod$/ }, (args) =>
+      /[\\/]src[\\/]/.test(args.importer) && !ZOD_ENTRY.test(args.importer)
+        ? { path: "stand-in", namespace: "lazy-zod" }
+        : undefined,
+    );
+    build.onLoad({ filter: /^stand-in$/, namespace: "lazy-zod" }, () => ({
+      contents:
+        "let real;\n" +
+        `for (const name of ${JSON.stringify(names)})\n` +
+        "  Object.defineProperty(exports, name, {\n" +
+        "    enumerable: true,\n" +
+        `    get: () => (real ??= ${requireFromDist("zod.cjs")})[name],\n` +
+        "  });\n",
+      loader: "js",
+      resolveDir: process.cwd(),
+    }));
+    // The entry of dist/zod.cjs.
+    build.onLoad({ filter: ZOD_ENTRY }, () => ({
+      contents: `export { ${names.join(", ")} } from "zod";`,
+      loader: "js",
+      resolveDir: process.cwd(),
+    }));
+  },
+};
 // The CLI is one CommonJS bundle, compiled with a V8 code cache made at build time
 // (src/cli/load-bundle.ts, scripts/make-code-cache.mjs): Node 20 caches no compiled code for
 // ES modules, and compiling and linking ~30 module chunks was a third of a local search's
@@ -101,6 +225,7 @@ export default defineConfig({
     bundle: "src/cli/start.ts",
     "load-bundle": "src/cli/load-bundle.ts",
     undici: "src/backend/undici.ts",
+    zod: "src/contract/zod-entry.ts",
   },
   format: ["cjs"],
   target: "node20",
@@ -132,7 +257,14 @@ export default defineConfig({
     "@colors/colors",
   ],
   noExternal: [...BUNDLED, /^undici\/lib\//],
-  esbuildPlugins: [withoutZodLocales, lazyChildProcess, tableColumns, undiciApart],
+  esbuildPlugins: [
+    withoutZodLocales,
+    lazyZod,
+    lazyChildProcess,
+    tableColumns,
+    undiciApart,
+    distApart,
+  ],
   // Keep `node:` in built-in names (tsup would strip them ahead of every plugin, this one too).
   removeNodeProtocol: false,
 

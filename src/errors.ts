@@ -79,7 +79,7 @@ export function errorFromResponse(
   what = "request",
   keySent = true,
 ): CliError {
-  const message = MessageBody.safeParse(body);
+  const message = safeParseBounded(MessageBody, body);
   const detail = message.success ? message.data.detail : undefined;
   switch (status) {
     case 401:

@@ -1,3 +1,5 @@
+import { enableCompileCache } from "./compile-cache.js";
+
 /** The ES-module-only packages the CLI loads on demand, by the name they are imported by. */
 export interface EsmPackages {
   chalk: typeof import("chalk");
@@ -14,6 +16,7 @@ declare const __importEsm: ((specifier: string) => Promise<unknown>) | undefined
 
 /** Imports an ES-module-only package, through the loader's import() in the built CLI. */
 export function importEsm<Name extends keyof EsmPackages>(name: Name): Promise<EsmPackages[Name]> {
+  enableCompileCache();
   const load = typeof __importEsm === "function" ? __importEsm : (s: string) => import(s);
   return load(name) as Promise<EsmPackages[Name]>;
 }

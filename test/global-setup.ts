@@ -4,7 +4,14 @@ import path from "node:path";
 import { ROOT } from "./helpers/cli.js";
 
 const BUILT = path.join(ROOT, "dist", "bundle.cache");
-const INPUTS = ["src", "tsup.config.ts", "scripts/make-code-cache.mjs", "package.json"];
+const INPUTS = [
+  "src",
+  "tsup.config.ts",
+  "scripts/make-code-cache.mjs",
+  "package.json",
+  // The build records the sample it checked (dist/sample-digest.json).
+  "fixtures/dataset.json",
+];
 
 /** The newest modification time under `file` (a file or a folder). */
 function newest(file: string): number {

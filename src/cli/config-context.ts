@@ -3,7 +3,7 @@ import type { ConfigRun } from "../config/actions.js";
 import { checkProfileName } from "../config/values.js";
 import { createIo } from "../output/terminal.js";
 import type { RunEnvironment } from "./context.js";
-import { OutputFormat, resolveProfileName, type GlobalFlags } from "./settings.js";
+import { isOutputFormat, resolveProfileName, type GlobalFlags } from "./settings.js";
 
 /**
  * What a `config` command runs with. Not `createContext`: `config` must work even when the
@@ -11,12 +11,13 @@ import { OutputFormat, resolveProfileName, type GlobalFlags } from "./settings.j
  */
 export async function createConfigRun(command: Command, run: RunEnvironment): Promise<ConfigRun> {
   const flags = command.optsWithGlobals<GlobalFlags>();
+  const format = flags.format ?? "";
   const io = await createIo(flags.color, run.env, run.stdout, run.stderr);
   return {
     io,
     env: run.env,
     signal: run.signal,
-    format: flags.json ? "json" : OutputFormat.catch("table").parse(flags.format),
+    format: flags.json ? "json" : isOutputFormat(format) ? format : "table",
     profile: checkProfileName(resolveProfileName(flags, run.env)),
     notice: (m) => {
       if (!flags.quiet && io.stderrIsTTY) io.stderr.write(io.chalk.dim(m) + "\n");

@@ -13,9 +13,9 @@ import {
   writeFileSync,
 } from "node:fs";
 import { isAscii } from "node:buffer";
-import { createRequire } from "node:module";
 import path from "node:path";
 import vm from "node:vm";
+import { crc32 } from "../crc32.js";
 import type * as Start from "./start.js";
 
 /** What dist/bundle.cjs (built from src/cli/start.ts) exports. */
@@ -40,6 +40,8 @@ export interface LoadedBundle {
 }
 
 export interface LoadOptions {
+  /** The bundle's `require` (one of a module in `dir`); by default one made for it. */
+  require?: NodeJS.Require;
   /** false: compile from source and leave every cache alone (the build's warm-up). */
   useCache?: boolean;
   /**
@@ -82,34 +84,6 @@ const DIGEST_SIZE = 12;
 const MAX_TAGS = 16;
 // Caches of other bundles (older installs) are removed once this old.
 const STALE_MS = 30 * 24 * 3600 * 1000;
-
-type Crc32 = (data: Uint8Array | string) => number;
-
-/**
- * zlib's CRC-32. Loading node:zlib (and node:stream under it) for it was ~2 ms of every start;
- * its native binding is what that module calls, so it is asked directly. process.binding is a
- * pending deprecation: when those warnings are on, the module is loaded instead, as it would
- * print one. The binding is gone in some future Node: then the module too.
- */
-export const crc32: Crc32 = (() => {
-  const env = process.env;
-  const pending =
-    process.execArgv.includes("--pending-deprecation") ||
-    /(^|\s)--pending-deprecation(\s|$)/.test(env.NODE_OPTIONS ?? "") ||
-    env.NODE_PENDING_DEPRECATION === "1";
-  try {
-    const binding = pending
-      ? undefined
-      : (process as unknown as { binding(name: string): { crc32?: unknown } }).binding("zlib");
-    const native = binding?.crc32;
-    if (typeof native === "function")
-      return (data: Uint8Array | string) =>
-        (native as (d: typeof data, v: number) => number)(data, 0) >>> 0;
-  } catch {
-    // No such binding here: the module below.
-  }
-  return (process.getBuiltinModule("node:zlib") as typeof import("node:zlib")).crc32;
-})();
 
 /** The bundle's identity in the shipped cache: its length and CRC-32. */
 function sourceId(source: Buffer): Buffer {
@@ -282,7 +256,7 @@ function removeStaleCaches(dir: string, keep: string): void {
  */
 export function loadBundle(
   dir: string,
-  { useCache = true, cacheDir, tag = "", report }: LoadOptions = {},
+  { require, useCache = true, cacheDir, tag = "", report }: LoadOptions = {},
 ): LoadedBundle {
   // Node 20 keeps no compiled code between runs (module.enableCompileCache is Node 22), and
   // compiling the CLI's modules is a third of a local search's start: a script can take V8's
@@ -345,7 +319,10 @@ export function loadBundle(
 
   const module = { exports: {} as Bundle };
   const run = script.runInThisContext() as (...args: unknown[]) => void;
-  run(module.exports, createRequire(file), module, file, dir, importEsm);
+  const bundleRequire =
+    require ??
+    (process.getBuiltinModule("node:module") as typeof import("node:module")).createRequire(file);
+  run(module.exports, bundleRequire, module, file, dir, importEsm);
   loaded.bundle = module.exports;
   return loaded;
 }

@@ -24,18 +24,14 @@ if (argv.length === 1 && argv[0] === "--version") {
 } else {
   // The loader is its own file (dist/load-bundle.cjs), so --version loads neither it nor the
   // built-ins it needs (fs, vm, zlib): on Node 22, ~5 ms of a 22 ms `node -e 0`.
-  // node:module through getBuiltinModule: an import would load it for --version too.
-  const { createRequire, enableCompileCache } = process.getBuiltinModule("node:module") as {
-    createRequire: typeof import("node:module").createRequire;
-    enableCompileCache?: () => unknown; // Node 22.1+
-  };
-  // Node 22+ keeps compiled code of the CommonJS files and ES modules loaded from here on
-  // (the loader; chalk, marked and the other ES-module-only packages); Node 20 has none.
-  enableCompileCache?.();
-  const { codeCacheDir, loadBundle } = createRequire(import.meta.url)(
-    "./load-bundle.cjs",
-  ) as typeof import("./load-bundle.js");
+  // A plain require, kept as written by the build (tsup.config.ts, distApart): node:module
+  // (for createRequire) was ~0.5 ms of every start. The bundle gets the same require (the same
+  // folder). Node's compile cache is turned on only for what it helps (src/compile-cache.ts).
+  const { codeCacheDir, loadBundle } =
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+    require("./load-bundle.cjs") as typeof import("./load-bundle.js");
   const { bundle } = loadBundle(dir, {
+    require,
     useCache: !env.COVERAGE_NO_CODE_CACHE,
     cacheDir: () => codeCacheDir(env),
     // The subcommand, roughly (the first word that could be one), and a code path of its own

@@ -1,13 +1,16 @@
 import { Command, Option } from "commander";
-import { registerCommands } from "../commands/index.js";
+import { COMMAND_NAMES, registerCommands } from "../commands/index.js";
 import type { RunEnvironment } from "./context.js";
 import { describeRootHelp } from "./root-help.js";
 import { VERSION } from "./version.js";
 
 export { VERSION };
 
-/** The whole command tree; also what completions and README tables are generated from. */
-export function createProgram(run: RunEnvironment): Command {
+/**
+ * The command tree; also what completions and README tables are generated from. Given the argv
+ * it will parse, it holds only what that run can reach: see `commandToRegister`.
+ */
+export function createProgram(run: RunEnvironment, argv?: readonly string[]): Command {
   const program = new Command("coverage")
     .description(
       "Medical coverage policy lookups: which payer and Medicare policies cover, exclude or mention a code.",
@@ -39,8 +42,36 @@ export function createProgram(run: RunEnvironment): Command {
       writeOut: (s) => (run.stdout ?? process.stdout).write(s),
       writeErr: (s) => (run.stderr ?? process.stderr).write(s),
     });
-  registerCommands(program, run);
+  registerCommands(program, run, argv && commandToRegister(program, argv));
   // After the subcommands: "after" text is the root's own, not inherited.
   program.addHelpText("after", describeRootHelp());
   return program;
+}
+
+// Commands that read the whole tree: `help NAME` finds NAME in it, `completion` prints it.
+const WHOLE_TREE = new Set(["help", "completion"]);
+
+/**
+ * The one subcommand a run needs, or undefined for all of them. Adding every subcommand's
+ * options to commander was ~2 ms of a 25 ms search, and a run dispatching to `search` never
+ * looks at the others. The whole tree whenever the answer is not plain: help asked for
+ * anywhere (the root's help lists every command), an option of the root unknown here (its
+ * error and suggestions come from the tree), a word that is not a command, or a command that
+ * reads the tree. Commander's own parse then sees the same argv as with every command.
+ */
+export function commandToRegister(program: Command, argv: readonly string[]): string | undefined {
+  if (argv.includes("-h") || argv.includes("--help")) return undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--") return undefined;
+    if (!arg.startsWith("-") || arg === "-")
+      return COMMAND_NAMES.includes(arg) && !WHOLE_TREE.has(arg) ? arg : undefined;
+    const [flag, inline] = arg.startsWith("--") ? arg.split(/=(.*)/s, 2) : [arg, undefined];
+    const option = program.options.find((o) => o.long === flag || o.short === flag);
+    if (!option) return undefined;
+    // A value in the next word (`--data FILE`): skipped, as commander takes it.
+    if (inline !== undefined) continue;
+    if (option.required || (option.optional && !argv[i + 1]?.startsWith("-"))) i++;
+  }
+  return undefined;
 }

@@ -1,10 +1,9 @@
-import * as z from "zod";
 import { isRealDate } from "../contract/index.js";
 import type { Profile } from "../config/keys.js";
 import { UsageError } from "../errors.js";
 
-export const OutputFormat = z.enum(["table", "json", "ndjson", "csv"]);
-export type OutputFormat = z.infer<typeof OutputFormat>;
+export const OUTPUT_FORMATS = ["table", "json", "ndjson", "csv"] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /** The global options as commander parses them. */
 export interface GlobalFlags {
@@ -35,6 +34,11 @@ export interface Settings {
   today: string | undefined;
   quiet: boolean;
   verbose: boolean;
+}
+
+/** Whether `value` names an output format. */
+export function isOutputFormat(value: string): value is OutputFormat {
+  return (OUTPUT_FORMATS as readonly string[]).includes(value);
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -177,12 +181,10 @@ export function resolveSettings(
         ["COVERAGE_FORMAT", env.COVERAGE_FORMAT],
         [profileName, "format", profile.format],
       );
-  const parsedFormat = OutputFormat.safeParse(
-    flags.json ? "json" : (formatFrom?.value.trim().toLowerCase() ?? "table"),
-  );
-  if (!parsedFormat.success)
+  const format = flags.json ? "json" : (formatFrom?.value.trim().toLowerCase() ?? "table");
+  if (!isOutputFormat(format))
     throw new UsageError(
-      `format: '${formatFrom?.value}' (from ${formatFrom?.from}) is not one of table, json, ndjson, csv`,
+      `format: '${formatFrom?.value}' (from ${formatFrom?.from}) is not one of ${OUTPUT_FORMATS.join(", ")}`,
       `Example: ${formatFrom?.example("csv")}`,
     );
 
@@ -210,7 +212,7 @@ export function resolveSettings(
     backend,
     apiKey: pick(env.COVERAGE_API_KEY, profile["api-key"]),
     profile: profileName,
-    format: parsedFormat.data,
+    format,
     timeoutMs,
     today,
     quiet: Boolean(flags.quiet),

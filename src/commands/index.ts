@@ -17,22 +17,35 @@ import { registerUpdates } from "./updates.js";
 import { registerVersions } from "./versions.js";
 import { registerServe } from "./serve.js";
 
-/** Adds every subcommand to the program, in the order `--help` lists them. */
-export function registerCommands(program: Command, run: RunEnvironment): void {
-  registerSearch(program, run);
-  registerPolicy(program, run);
-  registerPayers(program, run);
-  registerLobs(program, run);
-  registerUpdates(program, run);
-  registerCode(program, run);
-  registerMatrix(program, run);
-  registerVersions(program, run);
-  registerDiff(program, run);
-  registerDownload(program, run);
-  registerHealth(program, run);
-  registerConfig(program, run);
-  registerCompletion(program, run);
-  registerServe(program, run);
-  registerData(program, run);
+// By name, in the order `--help` lists them.
+const COMMANDS: ReadonlyArray<readonly [string, (program: Command, run: RunEnvironment) => void]> =
+  [
+    ["search", registerSearch],
+    ["policy", registerPolicy],
+    ["payers", registerPayers],
+    ["lobs", registerLobs],
+    ["updates", registerUpdates],
+    ["code", registerCode],
+    ["matrix", registerMatrix],
+    ["versions", registerVersions],
+    ["diff", registerDiff],
+    ["download", registerDownload],
+    ["health", registerHealth],
+    ["config", registerConfig],
+    ["completion", registerCompletion],
+    ["serve", registerServe],
+    ["data", registerData],
+  ];
+
+/** The names of the subcommands that `registerCommands` can add alone. */
+export const COMMAND_NAMES: readonly string[] = COMMANDS.map(([name]) => name);
+
+/**
+ * Adds the subcommands to the program, in the order `--help` lists them: every one, or only
+ * `only` (and `help`) for a run that dispatches to it (see src/cli/program.ts).
+ */
+export function registerCommands(program: Command, run: RunEnvironment, only?: string): void {
+  for (const [name, register] of COMMANDS)
+    if (only === undefined || name === only) register(program, run);
   registerHelp(program);
 }

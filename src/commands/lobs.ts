@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import type { RunEnvironment } from "../cli/context.js";
-import { LobCategory } from "../contract/index.js";
+import { LOB_CATEGORIES } from "../contract/index.js";
 import { LOB_CSV_COLUMNS } from "../output/columns.js";
 import { buildLobsQuery, LOBS_ID_FIELDS, lobsFlagFor, type LobsFlags } from "../requests/lobs.js";
 import { runListCommand } from "./list-command.js";
@@ -15,7 +15,7 @@ export function registerLobs(program: Command, run: RunEnvironment): void {
     .description("list lines of business (a payer's product in a category, optionally one state)")
     .option(
       "--lob <categories>",
-      `LOB categories: ${LobCategory.options.join(", ")} (repeatable, comma-separated)`,
+      `LOB categories: ${LOB_CATEGORIES.join(", ")} (repeatable, comma-separated)`,
       collect,
     )
     .option("--payer <ids>", "payer ids (repeatable, comma-separated)", collect)

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import type { RunEnvironment } from "../cli/context.js";
-import { LobCategory } from "../contract/index.js";
+import { LOB_CATEGORIES } from "../contract/index.js";
 import { PAYER_CSV_COLUMNS } from "../output/columns.js";
 import { buildPayersQuery, payersFlagFor, type PayersFlags } from "../requests/payers.js";
 import { runListCommand } from "./list-command.js";
@@ -15,7 +15,7 @@ export function registerPayers(program: Command, run: RunEnvironment): void {
     .description("list payers with at least one policy, past or present")
     .option(
       "--lob <categories>",
-      `only payers with policies in these LOB categories: ${LobCategory.options.join(", ")} (repeatable, comma-separated)`,
+      `only payers with policies in these LOB categories: ${LOB_CATEGORIES.join(", ")} (repeatable, comma-separated)`,
       collect,
     )
     .option("--limit <n>", "results per page, 1-100 (default 20)")

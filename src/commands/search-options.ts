@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { LobCategory, Sort } from "../contract/index.js";
+import { LOB_CATEGORIES, SORTS } from "../contract/index.js";
 import { collect } from "./shared.js";
 
 /**
@@ -21,7 +21,7 @@ export function addSearchOptions(command: Command, retiredFlags: string[]): Comm
       // value is reported like every other one: `body.sort: Input should be ... (--sort)`, exit 2.
       .option("--match <mode>", "across --code refs: any (OR) or all (AND)")
       .option("--payer <ids>", "payer ids (repeatable, comma-separated)", collect)
-      .option("--lob <categories>", `LOB categories: ${LobCategory.options.join(", ")}`, collect)
+      .option("--lob <categories>", `LOB categories: ${LOB_CATEGORIES.join(", ")}`, collect)
       .option("--lob-id <ids>", "LOB ids (repeatable, comma-separated)", collect)
       .option("--state <codes>", "state codes, any case (nationwide always included)", collect)
       .option("--effective-start <date>", "in effect on or after DATE (YYYY-MM-DD)")
@@ -31,7 +31,7 @@ export function addSearchOptions(command: Command, retiredFlags: string[]): Comm
       .option("--no-retired", "versions not retired (upcoming included)")
       .on("option:retired", () => retiredFlags.push("--retired"))
       .on("option:no-retired", () => retiredFlags.push("--no-retired"))
-      .option("--sort <sort>", `result order: ${Sort.options.join(", ")} (default relevance)`)
+      .option("--sort <sort>", `result order: ${SORTS.join(", ")} (default relevance)`)
       .option("--limit <n>", "results per page, 1-100 (default 20)")
       .option("--offset <n>", "results to skip (default 0)")
       .option("--applicability", "include each result's applicability (a table column too)")

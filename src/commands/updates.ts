@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import type { RunEnvironment } from "../cli/context.js";
-import { LobCategory } from "../contract/index.js";
+import { LOB_CATEGORIES } from "../contract/index.js";
 import { listUpdateFields, UPDATE_CSV_COLUMNS } from "../output/columns.js";
 import {
   buildUpdatesNarrowing,
@@ -25,7 +25,7 @@ export function registerUpdates(program: Command, run: RunEnvironment): void {
     .option("--payer <ids>", "only these payers' items (repeatable, comma-separated)", collect)
     .option(
       "--lob <categories>",
-      `only these LOB categories: ${LobCategory.options.join(", ")}`,
+      `only these LOB categories: ${LOB_CATEGORIES.join(", ")}`,
       collect,
     )
     .option(

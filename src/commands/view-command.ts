@@ -4,7 +4,7 @@ import type { ApiClient } from "../backend/client.js";
 import type { CodeReference, Envelope, Policy, PolicyUpdate } from "../contract/index.js";
 import type { UpdateNarrowing } from "../views/update-changes.js";
 import { listCatalogueIds } from "../backend/catalogue-ids.js";
-import { LobCategory } from "../contract/index.js";
+import { LOB_CATEGORIES } from "../contract/index.js";
 import { respellInput } from "../requests/catalogue-ids.js";
 import { SEARCH_ID_FIELDS } from "../requests/search.js";
 import { buildCodeViewBody, codeViewFlagFor, type CodeViewFlags } from "../requests/views.js";
@@ -18,7 +18,7 @@ export function addCodeViewOptions(command: Command): Command {
       "only scopes in these states (nationwide included; repeatable)",
       collect,
     )
-    .option("--lob <categories>", `LOB categories: ${LobCategory.options.join(", ")}`, collect)
+    .option("--lob <categories>", `LOB categories: ${LOB_CATEGORIES.join(", ")}`, collect)
     .option("--payer <ids>", "payer ids (repeatable, comma-separated)", collect)
     .option("--effective-on <date>", "the day to look at (default: today)")
     .option("--dry-run", "print the first request instead of sending it");

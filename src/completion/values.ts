@@ -1,12 +1,12 @@
 import type { Argument, Option } from "commander";
 import { CONFIG_KEYS } from "../config/keys.js";
 import {
-  CodeSystem,
-  LobCategory,
-  MatchMode,
-  Relationship,
-  Sort,
   STATE_CODES,
+  CODE_SYSTEMS,
+  LOB_CATEGORIES,
+  MATCH_MODES,
+  RELATIONSHIPS,
+  SORTS,
 } from "../contract/enums.js";
 
 /** What a shell can offer for one option value or positional argument. */
@@ -37,13 +37,13 @@ function relationshipFlag(value: string): string {
 // Options whose values commander does not know: comma lists (commander's `choices` cannot check
 // them) and enums the request schema checks instead of commander. Values come from the contract.
 const CONTRACT_OPTION_VALUES: Record<string, ValueSpec> = {
-  "--match": choices(MatchMode.options),
-  "--sort": choices(Sort.options),
-  "--lob": choices(LobCategory.options, true),
+  "--match": choices(MATCH_MODES),
+  "--sort": choices(SORTS),
+  "--lob": choices(LOB_CATEGORIES, true),
   "--state": choices(STATE_CODES, true),
-  "--relationship": choices(Relationship.options.map(relationshipFlag), true),
+  "--relationship": choices(RELATIONSHIPS.map(relationshipFlag), true),
   "--code": choices(
-    CodeSystem.options.map((s) => `${s}:`),
+    CODE_SYSTEMS.map((s) => `${s}:`),
     false,
     true,
   ),

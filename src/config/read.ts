@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { safeParseBounded } from "../contract/validation.js";
 import { UsageError } from "../errors.js";
 import { ConfigFile, type Profile } from "./keys.js";
 import { resolveConfigFile } from "./paths.js";
@@ -33,7 +34,8 @@ export function readProfile(name: string, env: NodeJS.ProcessEnv = process.env):
       "Fix or delete it; `coverage config path` shows where it is.",
     );
   }
-  const result = ConfigFile.safeParse(parsed);
+  // Through the build-time parser: every command reads the profile (src/contract/fast-parse.ts).
+  const result = safeParseBounded(ConfigFile, parsed);
   if (!result.success) {
     throw new UsageError(
       `config file ${file} has an unexpected shape`,

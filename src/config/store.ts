@@ -1,4 +1,5 @@
 import { mkdirSync } from "node:fs";
+import { safeParseBounded } from "../contract/validation.js";
 import { UsageError } from "../errors.js";
 import { importEsm } from "../import-esm.js";
 import { ConfigFile, type ConfigKey, type Profile } from "./keys.js";
@@ -47,7 +48,7 @@ export async function openConfigStore(env: NodeJS.ProcessEnv): Promise<ConfigSto
     throw problem(file, err);
   }
   const read = (): Profiles => {
-    const parsed = ConfigFile.safeParse(conf.store);
+    const parsed = safeParseBounded(ConfigFile, conf.store);
     if (!parsed.success)
       throw new UsageError(
         `config file ${file} has an unexpected shape`,

@@ -1,4 +1,4 @@
-import { OutputFormat, parseTimeoutMs } from "../cli/settings.js";
+import { isOutputFormat, OUTPUT_FORMATS, parseTimeoutMs } from "../cli/settings.js";
 import { checkBaseUrl } from "../backend/base-url.js";
 import { isLoopbackHost } from "../backend/loopback.js";
 import { UsageError } from "../errors.js";
@@ -43,13 +43,13 @@ export function parseConfigValue(key: Exclude<ConfigKey, "api-key">, raw: string
       return value;
     }
     case "format": {
-      const parsed = OutputFormat.safeParse(value.toLowerCase());
-      if (!parsed.success)
+      const format = value.toLowerCase();
+      if (!isOutputFormat(format))
         throw new UsageError(
-          `format: '${raw}' is not one of ${OutputFormat.options.join(", ")}`,
+          `format: '${raw}' is not one of ${OUTPUT_FORMATS.join(", ")}`,
           "Example: coverage config set format json",
         );
-      return parsed.data;
+      return format;
     }
     case "timeout":
       return parseTimeoutMs(value, "coverage config set timeout 10000");

@@ -1,6 +1,10 @@
 import * as z from "zod";
+import { lazySchema } from "./lazy.js";
 
-export const LobCategory = z.enum([
+// Each enum's values are a plain list, for code that only needs the values (an order, a help
+// text, a membership test): the schema is built only when something is parsed with it.
+
+export const LOB_CATEGORIES = [
   "commercial",
   "medicare_part_a",
   "medicare_part_b",
@@ -8,10 +12,11 @@ export const LobCategory = z.enum([
   "medicare_part_d",
   "medicaid",
   "individual_aca",
-]);
+] as const;
+export const LobCategory = lazySchema(() => z.enum(LOB_CATEGORIES));
 export type LobCategory = z.infer<typeof LobCategory>;
 
-export const Sort = z.enum([
+export const SORTS = [
   "policy_id_asc",
   "policy_id_desc",
   "title_asc",
@@ -19,16 +24,20 @@ export const Sort = z.enum([
   "policy_number_asc",
   "policy_number_desc",
   "relevance",
-]);
+] as const;
+export const Sort = lazySchema(() => z.enum(SORTS));
 export type Sort = z.infer<typeof Sort>;
 
-export const CodeSystem = z.enum(["CPT", "CPT_MODIFIER", "HCPCS", "HCPCS_MODIFIER", "ICD10CM"]);
+export const CODE_SYSTEMS = ["CPT", "CPT_MODIFIER", "HCPCS", "HCPCS_MODIFIER", "ICD10CM"] as const;
+export const CodeSystem = lazySchema(() => z.enum(CODE_SYSTEMS));
 export type CodeSystem = z.infer<typeof CodeSystem>;
 
-export const Relationship = z.enum(["COVERS", "DOES_NOT_COVER", "REFERENCES"]);
+export const RELATIONSHIPS = ["COVERS", "DOES_NOT_COVER", "REFERENCES"] as const;
+export const Relationship = lazySchema(() => z.enum(RELATIONSHIPS));
 export type Relationship = z.infer<typeof Relationship>;
 
-export const MatchMode = z.enum(["any", "all"]);
+export const MATCH_MODES = ["any", "all"] as const;
+export const MatchMode = lazySchema(() => z.enum(MATCH_MODES));
 export type MatchMode = z.infer<typeof MatchMode>;
 
 /** The spec's 63 state, territory and Medicare sub-state jurisdiction codes, in its order. */
@@ -40,16 +49,19 @@ export const STATE_CODES = [
   ..."NF SF DN QN UN EM WM".split(" "),
 ] as const;
 
-export const StateCode = z.enum(STATE_CODES);
+export const StateCode = lazySchema(() => z.enum(STATE_CODES));
 export type StateCode = z.infer<typeof StateCode>;
 
-export const FileType = z.enum(["pdf", "html", "md"]);
+export const FILE_TYPES = ["pdf", "html", "md"] as const;
+export const FileType = lazySchema(() => z.enum(FILE_TYPES));
 export type FileType = z.infer<typeof FileType>;
 
-export const DownloadVariant = z.enum(["display", "text"]);
+export const DOWNLOAD_VARIANTS = ["display", "text"] as const;
+export const DownloadVariant = lazySchema(() => z.enum(DOWNLOAD_VARIANTS));
 export type DownloadVariant = z.infer<typeof DownloadVariant>;
 
-export const ContentType = z.enum(["application/pdf", "text/html", "text/markdown"]);
+export const CONTENT_TYPES = ["application/pdf", "text/html", "text/markdown"] as const;
+export const ContentType = lazySchema(() => z.enum(CONTENT_TYPES));
 export type ContentType = z.infer<typeof ContentType>;
 
 const DATE_SHAPE = /^\d{4}-\d{2}-\d{2}$/;
@@ -61,8 +73,10 @@ export function isRealDate(value: string): boolean {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
 }
 
-export const IsoDate = z.string().refine(isRealDate, {
-  message: "Input should be a valid date in the format YYYY-MM-DD",
-  params: { type: "date_parsing" },
-});
+export const IsoDate = lazySchema(() =>
+  z.string().refine(isRealDate, {
+    message: "Input should be a valid date in the format YYYY-MM-DD",
+    params: { type: "date_parsing" },
+  }),
+);
 export type IsoDate = z.infer<typeof IsoDate>;

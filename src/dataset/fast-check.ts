@@ -1,10 +1,10 @@
 import {
-  CodeSystem,
-  FileType,
+  CODE_SYSTEMS,
+  FILE_TYPES,
   isRealDate,
-  LobCategory,
-  Relationship,
-  StateCode,
+  LOB_CATEGORIES,
+  RELATIONSHIPS,
+  STATE_CODES,
 } from "../contract/index.js";
 import type { DatasetInput } from "./schema.js";
 
@@ -15,11 +15,11 @@ import type { DatasetInput } from "./schema.js";
 
 type Obj = Record<string, unknown>;
 
-const CODE_SYSTEMS = new Set<unknown>(CodeSystem.options);
-const RELATIONSHIPS = new Set<unknown>(Relationship.options);
-const LOB_CATEGORIES = new Set<unknown>(LobCategory.options);
-const STATES = new Set<unknown>(StateCode.options);
-const FILE_TYPES = new Set<unknown>(FileType.options);
+const SYSTEM_SET = new Set<unknown>(CODE_SYSTEMS);
+const RELATIONSHIP_SET = new Set<unknown>(RELATIONSHIPS);
+const LOB_SET = new Set<unknown>(LOB_CATEGORIES);
+const STATES = new Set<unknown>(STATE_CODES);
+const FILE_TYPE_SET = new Set<unknown>(FILE_TYPES);
 
 const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 const isId = (v: unknown): boolean => typeof v === "string" && v.length > 0;
@@ -47,9 +47,9 @@ function everyItem(list: unknown, check: (item: unknown) => boolean): boolean {
 
 const isCodeLink = (c: unknown): boolean =>
   isObject(c) &&
-  CODE_SYSTEMS.has(c.code_system) &&
+  SYSTEM_SET.has(c.code_system) &&
   isId(c.code) &&
-  RELATIONSHIPS.has(c.relationship) &&
+  RELATIONSHIP_SET.has(c.relationship) &&
   isOptionalStringOrNull(c.category);
 
 const isFiles = (f: unknown): boolean =>
@@ -79,10 +79,10 @@ export function makeItemCheckers(): ItemCheckers {
       isObject(l) &&
       isId(l.lob_id) &&
       isId(l.payer_id) &&
-      LOB_CATEGORIES.has(l.lob) &&
+      LOB_SET.has(l.lob) &&
       (l.state === null || STATES.has(l.state)),
     codes: (c) =>
-      isObject(c) && CODE_SYSTEMS.has(c.code_system) && isId(c.code) && isString(c.description),
+      isObject(c) && SYSTEM_SET.has(c.code_system) && isId(c.code) && isString(c.description),
     policies: (p) =>
       isObject(p) &&
       isId(p.policy_id) &&
@@ -91,7 +91,7 @@ export function makeItemCheckers(): ItemCheckers {
       isDate(p.effective_from_date) &&
       (p.effective_to_date === null || isDate(p.effective_to_date)) &&
       isString(p.file_url) &&
-      FILE_TYPES.has(p.file_type) &&
+      FILE_TYPE_SET.has(p.file_type) &&
       isString(p.listing_url) &&
       isStringOrNull(p.summary) &&
       isOptionalStringOrNull(p.criteria_text) &&

@@ -1,17 +1,18 @@
 import {
-  CodeSystem,
   LobCategory,
-  Relationship,
   type Applicability,
   type CodeGroup,
   type Policy,
+  CODE_SYSTEMS,
+  LOB_CATEGORIES,
+  RELATIONSHIPS,
 } from "../contract/index.js";
 import { compareCodePoints } from "./compare.js";
 import type { Db, LinkRecord, PolicyRecord } from "./db.js";
 
-const LOB_ORDER = new Map(LobCategory.options.map((v, i) => [v, i]));
-const SYSTEM_ORDER = new Map(CodeSystem.options.map((v, i) => [v, i]));
-const REL_ORDER = new Map(Relationship.options.map((v, i) => [v, i]));
+const LOB_ORDER = new Map(LOB_CATEGORIES.map((v, i) => [v, i]));
+const SYSTEM_ORDER = new Map(CODE_SYSTEMS.map((v, i) => [v, i]));
+const REL_ORDER = new Map(RELATIONSHIPS.map((v, i) => [v, i]));
 
 /**
  * Rule Shapes: per state, each payer's set of LOB categories; payers with the same state and

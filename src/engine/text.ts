@@ -41,7 +41,8 @@ export function stripMarkup(text: string): string {
     .replace(ENTITY, decodeEntity);
 }
 
-const SEPARATORS = /[^\p{L}\p{N}]+/u;
+// Made on first use: creating this pattern (its Unicode classes) cost ~0.15 ms of every start.
+let separators: RegExp | undefined;
 // Text of ASCII and of Latin-1 and general punctuation that is neither letter nor digit (dashes,
 // quotes, the ellipsis, spaces): its letters and digits are ASCII, so it splits the same on
 // those alone. Most titles and summaries are such text, and the Unicode pattern is compiled on
@@ -57,7 +58,7 @@ const PLAIN_SEPARATORS = /[^A-Za-z0-9]+/;
  */
 export function tokenize(text: string): string[] {
   return text
-    .split(PLAIN_TEXT.test(text) ? PLAIN_SEPARATORS : SEPARATORS)
+    .split(PLAIN_TEXT.test(text) ? PLAIN_SEPARATORS : (separators ??= /[^\p{L}\p{N}]+/u))
     .filter((t) => t.length > 0)
     .map((t) => t.toLowerCase());
 }

@@ -1,10 +1,10 @@
-import { LobCategory } from "../contract/index.js";
+import { LOB_CATEGORIES } from "../contract/index.js";
 import { UsageError } from "../errors.js";
 
 /** The kinds of id that match the catalogue case-insensitively. */
 export type IdKind = "payer" | "lob";
 
-const CATEGORIES = LobCategory.options.join("|");
+const CATEGORIES = LOB_CATEGORIES.join("|");
 // The catalogue's spelling: payer ids in upper case (AETNA, CMS); LOB ids the payer id, the
 // category in lower case and a state code or US in upper case (CMS_medicare_part_b_NF), or
 // the filter's variant with a trailing separator (AETNA_commercial_).

@@ -1,4 +1,10 @@
-import { CodeSystem, isRealDate, Relationship, StateCode } from "../contract/index.js";
+import {
+  CodeSystem,
+  isRealDate,
+  Relationship,
+  safeParseBounded,
+  StateCode,
+} from "../contract/index.js";
 import { UsageError } from "../errors.js";
 import { checkCodeFormats, guessCodeSystem } from "./code-formats.js";
 import { stateCodeForName } from "./state-names.js";
@@ -67,7 +73,7 @@ export function parseCodeFlag(raw: string): { code_system: CodeSystem; codes: st
 export function parseRelationships(values: readonly string[]): Relationship[] {
   return (splitList(values) ?? []).map((v) => {
     const rel = v.toUpperCase().replaceAll("-", "_");
-    const parsed = Relationship.safeParse(rel);
+    const parsed = safeParseBounded(Relationship, rel);
     if (!parsed.success)
       throw new UsageError(
         `--relationship '${v}' is not a relationship`,
@@ -114,7 +120,7 @@ export function parseLobs(values: readonly string[] | undefined): string[] | und
 export function parseStates(values: readonly string[] | undefined): string[] | undefined {
   return splitList(values)?.map((v) => {
     const upper = v.toUpperCase();
-    const code = StateCode.safeParse(upper).success ? undefined : stateCodeForName(v);
+    const code = safeParseBounded(StateCode, upper).success ? undefined : stateCodeForName(v);
     if (code)
       throw new UsageError(
         `--state '${v}' is a state name; --state takes its code: did you mean --state ${code}?`,

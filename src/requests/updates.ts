@@ -1,6 +1,6 @@
 import { definedOnly, buildPageQuery, makeQueryFlagHint, type PageFlags } from "./page.js";
 import type { UpdateNarrowing } from "../views/update-changes.js";
-import { LobCategory } from "../contract/index.js";
+import { LobCategory, LOB_CATEGORIES, safeParseBounded } from "../contract/index.js";
 import { UsageError } from "../errors.js";
 import { integerish, parseCodeFlag, parseLobs, requireList } from "./parse-flags.js";
 
@@ -49,11 +49,11 @@ export function buildUpdatesNarrowing(flags: UpdatesNarrowingFlags): UpdateNarro
  * spec's list would match nothing and read as "no updates", so it is refused here.
  */
 function checkLobCategories(lobs: string[] | undefined): string[] | undefined {
-  const bad = lobs?.find((l) => !LobCategory.safeParse(l).success);
+  const bad = lobs?.find((l) => !safeParseBounded(LobCategory, l).success);
   if (bad !== undefined)
     throw new UsageError(
       `--lob '${bad}' is not a LOB category`,
-      `Use one of ${LobCategory.options.join(", ")} (comma-separated for several).`,
+      `Use one of ${LOB_CATEGORIES.join(", ")} (comma-separated for several).`,
     );
   return lobs;
 }

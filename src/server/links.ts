@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { DownloadVariant } from "../contract/index.js";
+import { DownloadVariant, safeParseBounded } from "../contract/index.js";
 
 /** Rule Download: links handed out by `coverage serve` are valid for 15 minutes. */
 export const LINK_TTL_SECONDS = 15 * 60;
@@ -40,7 +40,7 @@ export function createLinkSigner(
       } catch {
         return invalid;
       }
-      const variant = DownloadVariant.safeParse(query.get("variant"));
+      const variant = safeParseBounded(DownloadVariant, query.get("variant"));
       const expires = query.get("expires") ?? "";
       const hex = query.get("signature") ?? "";
       // Buffer.from(…, "hex") stops at the first non-hex character: check the text itself.

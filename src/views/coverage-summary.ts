@@ -1,5 +1,5 @@
 import type { Applicability, CodeGroup, CodeReference, Relationship } from "../contract/index.js";
-import { LobCategory } from "../contract/index.js";
+import { LobCategory, LOB_CATEGORIES } from "../contract/index.js";
 import { makeCodeKey } from "../engine/codes.js";
 
 /** What a policy says of the codes an analyst asked about. */
@@ -35,7 +35,7 @@ export function summarizeVerdict(groups: CodeGroup[], refs: CodeReference[]): Ve
  * (`medicare_part_b · CA NF SF`, `commercial · nationwide`), parts joined by `; `.
  */
 export function summarizeScope(items: Pick<Applicability, "lobs" | "state">[]): string {
-  const order = LobCategory.options;
+  const order = LOB_CATEGORIES;
   const statesBySet = new Map<string, string[]>();
   for (const item of items) {
     const lobs = [...new Set(item.lobs)].sort((a, b) => order.indexOf(a) - order.indexOf(b));
@@ -62,7 +62,7 @@ export function listPayers(
 
 /** The distinct LOB categories of an applicability list, in the spec's order. */
 export function listLobs(items: Pick<Applicability, "lobs">[]): LobCategory[] {
-  const order = LobCategory.options;
+  const order = LOB_CATEGORIES;
   const found = new Set(items.flatMap((item) => item.lobs));
   return order.filter((lob) => found.has(lob));
 }

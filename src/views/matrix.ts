@@ -1,5 +1,5 @@
 import type { CodeReference, Policy } from "../contract/index.js";
-import { LobCategory } from "../contract/index.js";
+import { LobCategory, LOB_CATEGORIES } from "../contract/index.js";
 import { compareCodePoints } from "../engine/compare.js";
 import { listRelationships, summarizeVerdict, type Verdict } from "./coverage-summary.js";
 import { findDescription } from "./code-view.js";
@@ -102,7 +102,7 @@ export function buildMatrix(
     ? [...new Set(asked.states)]
     : [...seenStates].sort(compareCodePoints);
   const states: Array<string | null> = nationwide ? [null, ...stateColumns] : stateColumns;
-  const lobRank = (l: string) => LobCategory.options.indexOf(l as LobCategory);
+  const lobRank = (l: string) => LOB_CATEGORIES.indexOf(l as LobCategory);
   const entries = [...grid.values()].sort(
     (a, b) =>
       compareCodePoints(a.row.payer_name.toLowerCase(), b.row.payer_name.toLowerCase()) ||

@@ -5,7 +5,7 @@ import type {
   PolicyDetail,
   Relationship,
 } from "../contract/index.js";
-import { CodeSystem, LobCategory } from "../contract/index.js";
+import { CodeSystem, LobCategory, CODE_SYSTEMS, LOB_CATEGORIES } from "../contract/index.js";
 import { compareCodePoints } from "../engine/compare.js";
 import { normaliseCode } from "../engine/codes.js";
 
@@ -70,8 +70,8 @@ const FIELDS = [
 const RELATIONSHIP_ORDER: Relationship[] = ["COVERS", "DOES_NOT_COVER", "REFERENCES"];
 
 function systemRank(system: string): number {
-  const i = CodeSystem.options.indexOf(system as CodeSystem);
-  return i < 0 ? CodeSystem.options.length : i;
+  const i = CODE_SYSTEMS.indexOf(system as CodeSystem);
+  return i < 0 ? CODE_SYSTEMS.length : i;
 }
 
 /** A version's codes by (system, normalised code), with their relationships and categories. */
@@ -148,7 +148,7 @@ export function flattenScopes(items: readonly DetailApplicability[]): ScopeEntry
         out.set(JSON.stringify([payer_id, lob, state]), entry);
       }
     });
-  const lobRank = (l: string) => LobCategory.options.indexOf(l as LobCategory);
+  const lobRank = (l: string) => LOB_CATEGORIES.indexOf(l as LobCategory);
   return [...out.values()].sort(
     (a, b) =>
       compareCodePoints(a.payer_id, b.payer_id) ||

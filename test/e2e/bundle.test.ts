@@ -48,11 +48,11 @@ describe("the built CLI: one script compiled with V8's code cache", () => {
     expect(at < 0 ? null : source.toString("utf8", at - 40, at + 10)).toBeNull();
   });
 
-  it("zod is tree-shaken: its parts the contract never uses are not in the bundle", () => {
+  it("zod is a file of its own, tree-shaken: the parts the contract never uses are not in it", () => {
     // `import * as z from "zod"` lets esbuild drop what no schema uses; `import { z }` (a
     // namespace object) kept all of zod: 170 KB more to cache and ~12% more instructions.
-    const bundle = readFileSync(path.join(DIST, "bundle.cjs"), "utf8");
-    expect(bundle).toContain('"$ZodObject"');
+    const zod = readFileSync(path.join(DIST, "zod.cjs"), "utf8");
+    expect(zod).toContain('"$ZodObject"');
     for (const unused of [
       '"$ZodBigInt"',
       '"$ZodFile"',
@@ -60,7 +60,12 @@ describe("the built CLI: one script compiled with V8's code cache", () => {
       '"$ZodMap"',
       '"$ZodIBAN"',
     ])
-      expect(bundle).not.toContain(unused);
+      expect(zod).not.toContain(unused);
+    // Loaded on first use (tsup.config.ts, lazyZod): its functions are not stubs of the bundle's
+    // code cache, which a search, parsed by the build-time parsers, never needs.
+    const bundle = readFileSync(path.join(DIST, "bundle.cjs"), "utf8");
+    expect(bundle).not.toContain('"$ZodObject"');
+    expect(bundle.match(/require\("\.\/zod\.cjs"\)/g)).toHaveLength(1);
   });
 
   it("undici is a file of its own, which only HTTP commands require", () => {
@@ -201,15 +206,19 @@ describe("the built CLI: one script compiled with V8's code cache", () => {
     };
     const loaded = await modulesOf([BIN, ...MAIN_JOB, "-q"]);
     expect(loaded).toContain("NativeModule fs");
-    // Node 24 sets up its ES module loader for any script, `node -e 0` too: only what Node
-    // itself loads without us is allowed.
-    const baseline = new Set(await modulesOf(["-e", "0"]));
+    // Node 24 sets up its ES module loader for any script: only what Node itself loads to run
+    // a CommonJS file that does nothing is allowed (`-e` loads node:module, a file does not).
+    const empty = path.join(dir, "empty.cjs");
+    writeFileSync(empty, "");
+    const baseline = new Set(await modulesOf([empty]));
     // child_process: commander's, behind a stand-in (tsup.config.ts). The ESM loader: the shim
     // is CommonJS (bin/package.json). HTTP: only the HTTP backend, downloads and serve. zlib:
     // the code cache's CRC-32 comes from its binding (src/cli/load-bundle.ts). Streams and net:
     // output to /dev/null goes to the descriptor, an unused pipe (stderr) is never set up
-    // (src/cli/std-output.ts).
+    // (src/cli/std-output.ts). node:module: the loader is required plainly, and Node's compile
+    // cache is turned on only before undici or an ES module loads (src/compile-cache.ts).
     for (const name of [
+      "module",
       "child_process",
       "zlib",
       "stream",
@@ -220,6 +229,46 @@ describe("the built CLI: one script compiled with V8's code cache", () => {
       "internal/modules/esm/translators",
     ].map((n) => `NativeModule ${n}`))
       if (!baseline.has(name)) expect(loaded).not.toContain(name);
+  });
+
+  it("a local search parses its request, its answer and a config file without loading zod", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "coverage-no-zod-"));
+    // csv: the output shows the profile was read (and parsed) by the run.
+    writeFileSync(
+      path.join(dir, "config.json"),
+      JSON.stringify({ profiles: { default: { format: "csv", timeout: "5000" } } }),
+    );
+    const preload = path.join(dir, "report-files.cjs");
+    writeFileSync(
+      preload,
+      `process.on("exit", () => require("node:fs").writeSync(2, JSON.stringify(Object.keys(require.cache))));`,
+    );
+    const filesOf = async (args: string[]) => {
+      const r = await execa("node", ["--require", preload, BIN, ...args], {
+        reject: false,
+        extendEnv: false,
+        env: cleanEnv({ COVERAGE_CONFIG_DIR: dir }),
+      });
+      const files = JSON.parse(r.stderr.split("\n").pop()!) as string[];
+      return { code: r.exitCode, stdout: r.stdout, files };
+    };
+    const zod = path.join(DIST, "zod.cjs");
+    const search = await filesOf([
+      "--local",
+      "search",
+      "--code",
+      "CPT:97110",
+      "--state",
+      "CA",
+      "-q",
+    ]);
+    expect(search.code).toBe(0);
+    expect(search.stdout.split("\n")[0]).toMatch(/^policy_id,/);
+    expect(search.files).not.toContain(zod);
+    // A request with a mistake is worded by zod: it loads then.
+    const bad = await filesOf(["--local", "search", "--state", "XX", "-q"]);
+    expect(bad.code).toBe(2);
+    expect(bad.files).toContain(zod);
   });
 
   it("--help is printed without loading the CLI, byte for byte as the CLI prints it", async () => {

@@ -1,7 +1,8 @@
 import {
+  CODE_SYSTEMS,
+  RELATIONSHIPS,
   STATE_CODES,
-  CodeSystem,
-  Relationship,
+  type CodeSystem,
   type LobCategory,
   type StateCode,
 } from "../../contract/index.js";
@@ -62,8 +63,6 @@ const LISTING = {
   ncd: `${MCD}/reports/national-coverage-ncd-report.aspx`,
 };
 const STATES = new Set<string>(STATE_CODES);
-const SYSTEMS = CodeSystem.options;
-const RELATIONSHIPS = Relationship.options;
 const NATIONWIDE = ["medicare_part_a", "medicare_part_b"] as const;
 
 interface Jurisdiction {
@@ -436,7 +435,7 @@ class McdImport {
             break;
         }
         const list = this.codeLinks.get(doc) ?? [];
-        list.push(code, SYSTEMS.indexOf(system) * 4 + RELATIONSHIPS.indexOf(relationship));
+        list.push(code, CODE_SYSTEMS.indexOf(system) * 4 + RELATIONSHIPS.indexOf(relationship));
         list.push(group?.category ?? null);
         this.codeLinks.set(doc, list);
         // ICD-10-CM and HCPCS Level II descriptions are public (CMS/NCHS); the same column holds
@@ -739,7 +738,7 @@ class McdImport {
       if (seen.has(id)) continue;
       seen.add(id);
       links.push({
-        code_system: SYSTEMS[meta >> 2]!,
+        code_system: CODE_SYSTEMS[meta >> 2]!,
         code,
         relationship: RELATIONSHIPS[meta & 3]!,
         category,

@@ -1,6 +1,6 @@
 import { crc32 as zlibCrc32 } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { crc32 } from "../../../src/cli/load-bundle.js";
+import { crc32 } from "../../../src/crc32.js";
 
 // The loader asks zlib's native binding for CRC-32 (node:zlib itself was ~2 ms of each start):
 // it must give the module's numbers, or caches made by one would be refused by the other.

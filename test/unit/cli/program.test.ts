@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { commandToRegister, createProgram } from "../../../src/cli/program.js";
+import { COMMAND_NAMES } from "../../../src/commands/index.js";
+
+const run = { env: {}, signal: new AbortController().signal };
+
+describe("the command tree of one run", () => {
+  it.each([
+    [["search", "--code", "CPT:97110"], "search"],
+    [["--local", "search"], "search"],
+    [["--data", "search", "policy", "x"], "policy"],
+    [["--data=search", "lobs"], "lobs"],
+    [["--format", "csv", "--no-color", "-q", "payers"], "payers"],
+    [["data", "build", "in.json"], "data"],
+    [["config", "get", "format"], "config"],
+    [["search", "--help"], undefined],
+    [["search", "-h"], undefined],
+    [["--help", "search"], undefined],
+    [["help", "search"], undefined],
+    [["completion", "bash"], undefined],
+    [["bogus"], undefined],
+    [["serch"], undefined],
+    [["--bogus", "search"], undefined],
+    [["-qv", "search"], undefined],
+    [["--", "search"], undefined],
+    [["--data"], undefined],
+    [[], undefined],
+  ])("%j -> %s", (argv, expected) => {
+    expect(commandToRegister(createProgram(run), argv)).toBe(expected);
+  });
+
+  it("holds that command (and help) alone; without argv, every command", () => {
+    const names = (argv?: string[]) => createProgram(run, argv).commands.map((c) => c.name());
+    expect(names(["--local", "search"])).toEqual(["search", "help"]);
+    expect(names(["search", "--help"])).toEqual([...COMMAND_NAMES, "help"]);
+    expect(names()).toEqual([...COMMAND_NAMES, "help"]);
+  });
+
+  it("a command holds the same options either way", () => {
+    for (const name of COMMAND_NAMES) {
+      const alone = createProgram(run, [name]).commands.find((c) => c.name() === name)!;
+      const inTree = createProgram(run).commands.find((c) => c.name() === name)!;
+      expect(alone.helpInformation()).toBe(inTree.helpInformation());
+    }
+  });
+});

@@ -1,4 +1,5 @@
 import type {
+  CodeGroup,
   CodeSystem,
   FileType,
   LobCategory,
@@ -49,6 +50,11 @@ export interface PolicyRecord {
   codes: CodeLinkRecord[];
   /** Everything before the last `/` of the id: what the versions of one policy share. */
   series: string;
+  /**
+   * The version's code groups (rule Shapes) as its store made them when it was built, with the
+   * engine's groupCodeLinks; absent where they are made when asked (the in-memory store).
+   */
+  readonly codeGroups?: CodeGroup[] | undefined;
 }
 
 /** Read access by key: a Map in memory, or an index of a snapshot on disk. */
@@ -82,6 +88,11 @@ export interface StoreIndex {
     today: string,
     within?: readonly number[],
   ): readonly number[];
+  /**
+   * Whether findCandidates keeps exactly the versions that rules Filter 1 to 4 keep for this
+   * filter (not a superset): then the engine does not read their records to test them again.
+   */
+  settles(filter: PolicyFilter, today: string): boolean;
   /** The version at a position, as `policies[position]` but without the list's indirection. */
   versionAt(position: number): PolicyRecord | undefined;
   /**
@@ -95,6 +106,11 @@ export interface StoreIndex {
   findStartingBetween(from: string, to: string): readonly number[];
   /** The text index's postings of these terms only (the same scores as the whole index). */
   loadTextIndex(terms: readonly string[]): TextIndex;
+  /**
+   * How many postings loadTextIndex would read for these terms (infinite where each is a row
+   * of its own), so the engine can weigh them against reading the candidates' text.
+   */
+  countPostings(terms: readonly string[]): number;
 }
 
 /**

@@ -101,9 +101,13 @@ export function extractRankingTerms(
 // (or the index exists already); below it, tokenising just those versions (scoreVersions) is
 // cheaper than indexing them all, unless the query's many terms make the scan (versions x terms
 // lookups) cost more than the collection: then the index, whose cost is the terms' postings.
-// Code descriptions always take scoreVersions: their many terms are common words, whose
-// postings are far longer than a code search's few candidates.
+// Code descriptions take scoreVersions, their many terms being common words whose postings
+// are far longer than a code search's few candidates, unless a store on disk has each term's
+// postings in one read and they number under POSTINGS_PER_VERSION per candidate.
 const INDEX_SHARE = 1 / 8;
+// Reading a candidate's row and tokenising its title and summary costs about as much as
+// reading and adding this many postings (measured on the bench's 5M-link snapshot).
+const POSTINGS_PER_VERSION = 500;
 
 /**
  * Orders the matching versions (`positions`, ascending indexes into db.policies, so in policy-id
@@ -135,10 +139,12 @@ function sortVersions(
   if (terms === null) return listUnscored(db.policies, kept);
   const qTerms = new Set(tokenize(request.policies?.q ?? "")).size;
   if (
-    qTerms > 0 &&
-    (hasTextIndex(db) ||
-      positions.length >= db.policies.length * INDEX_SHARE ||
-      positions.length * qTerms >= db.policies.length)
+    qTerms > 0
+      ? hasTextIndex(db) ||
+        positions.length >= db.policies.length * INDEX_SHARE ||
+        positions.length * qTerms >= db.policies.length
+      : db.index !== undefined &&
+        db.index.countPostings(terms) < positions.length * POSTINGS_PER_VERSION
   ) {
     const scored = scoreIndexed(getTextIndex(db, terms), positions, terms, budget);
     return rankScored(db.policies, kept, scored);
@@ -254,8 +260,7 @@ function findMatching(
     if (!isSettledByCandidates(compiled.codeRefs)) return readAndKeep(narrowed);
     const rest = { ...compiled, codeRefs: null };
     if (rest.scope || filter.retired != null || filter.effective_date)
-      return readAndKeep(narrowed, rest);
-    db.index?.prefetch(narrowed);
+      return db.index?.settles(filter, today) ? narrowed : readAndKeep(narrowed, rest);
     return narrowed;
   }
   // Only `q` (or nothing) given: every version passes, without asking each one.
@@ -265,7 +270,10 @@ function findMatching(
     return all;
   }
   // A store on disk narrows by its indexes first; the rules then decide on just those records.
-  if (db.index) return readAndKeep(db.index.findCandidates(filter, today));
+  if (db.index) {
+    const candidates = db.index.findCandidates(filter, today);
+    return db.index.settles(filter, today) ? candidates : readAndKeep(candidates);
+  }
   return keep(db.policies.keys());
 }
 
@@ -287,6 +295,7 @@ export function filterPolicies(
   let ranked = cache?.get(key);
   if (!ranked) {
     ranked = sortVersions(db, findMatching(db, filter, today, budget), request, budget);
+
     cache?.set(key, ranked);
   }
   const page = slicePage(ranked, request.limit, request.offset);

@@ -8,7 +8,7 @@ import {
   RELATIONSHIPS,
 } from "../contract/index.js";
 import { compareCodePoints } from "./compare.js";
-import type { Db, LinkRecord, PolicyRecord } from "./db.js";
+import type { CodeLinkRecord, Db, LinkRecord, PolicyRecord } from "./db.js";
 
 const LOB_ORDER = new Map(LOB_CATEGORIES.map((v, i) => [v, i]));
 const SYSTEM_ORDER = new Map(CODE_SYSTEMS.map((v, i) => [v, i]));
@@ -53,29 +53,50 @@ export function buildApplicability(links: readonly LinkRecord[]): Applicability[
   );
 }
 
-/** The descriptions a page's code groups can show: every code key of these versions, one read. */
+/**
+ * The descriptions a page's code groups can show: every code key of these versions, one read
+ * (none for a version whose store keeps its groups made).
+ */
 export function readDescriptions(
   db: Db,
   versions: readonly PolicyRecord[],
 ): ReadonlyMap<string, string> {
   const keys: string[] = [];
-  for (const v of versions) for (const c of v.codes) keys.push(c.key);
+  for (const v of versions) if (!v.codeGroups) for (const c of v.codes) keys.push(c.key);
   return db.catalogue.getMany(keys);
+}
+
+/**
+ * A version's code groups: those its store made when it was built (with groupCodeLinks, from
+ * the same catalogue), else made now. `descriptions` holds those of the version's codes
+ * (readDescriptions; read here when absent).
+ */
+export function buildCodeGroups(
+  db: Db,
+  version: PolicyRecord,
+  descriptions?: ReadonlyMap<string, string>,
+): CodeGroup[] {
+  return (
+    version.codeGroups ??
+    groupCodeLinks(version.codes, descriptions ?? readDescriptions(db, [version]))
+  );
 }
 
 /**
  * Rule Shapes: one group per (system, relationship, category), ordered by system, relationship,
  * category (null first); codes in dataset order; descriptions only when all are known.
- * `descriptions` holds those of the version's codes (readDescriptions; read here when absent).
  */
-export function buildCodeGroups(
-  db: Db,
-  version: PolicyRecord,
-  descriptions: ReadonlyMap<string, string> = readDescriptions(db, [version]),
+export function groupCodeLinks(
+  codes: readonly CodeLinkRecord[],
+  descriptions: ReadonlyMap<string, string>,
 ): CodeGroup[] {
   const groups = new Map<string, { group: CodeGroup; keys: string[] }>();
-  for (const c of version.codes) {
-    const id = JSON.stringify([c.code_system, c.relationship, c.category]);
+  for (const c of codes) {
+    // System and relationship are enum words (no NUL); a null category adds no third part.
+    const id =
+      c.category === null
+        ? `${c.code_system}\0${c.relationship}`
+        : `${c.code_system}\0${c.relationship}\0${c.category}`;
     let entry = groups.get(id);
     if (!entry) {
       entry = {

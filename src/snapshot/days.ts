@@ -3,9 +3,8 @@ export const OPEN_END = 2 ** 31 - 1;
 
 /**
  * `YYYY-MM-DD` as days since 1970-01-01 (the same order as the strings, as numbers), for every
- * year 0000 to 9999: the days-from-civil algorithm of H. Hinnant. (Date.UTC reads a year below
- * 100 as 19xx: snapshots built before this may hold such days a century late; the store allows
- * for it.) A day past its month's end (02-30) counts on into the next, as Date.UTC did.
+ * year 0000 to 9999: the days-from-civil algorithm of H. Hinnant (Date.UTC reads a year below
+ * 100 as 19xx). A day past its month's end (02-30) counts on into the next, as Date.UTC did.
  */
 export function dayNumber(date: string): number {
   const month = Number(date.slice(5, 7));

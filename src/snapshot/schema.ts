@@ -1,7 +1,13 @@
 /** What a snapshot's `meta` table calls its format. */
 export const SNAPSHOT_FORMAT = "coverage-snapshot";
-/** The snapshot format this release writes and reads; a newer one is refused, never misread. */
-export const SNAPSHOT_VERSION = 1;
+/**
+ * The snapshot format this release writes; it reads this one and older ones, and refuses a
+ * newer one rather than misread it. Version 2: `meta` is a rowid table (a lookup in version 1's
+ * WITHOUT ROWID table read any large blob its search passed over), the text index's postings
+ * are a row of arrays per term, each LOB's links with their periods a row per LOB, and each
+ * version's code descriptions are stored beside its code links.
+ */
+export const SNAPSHOT_VERSION = 2;
 
 /**
  * The snapshot's tables (documented in the README, "Snapshot schema"). They mirror the dataset
@@ -9,7 +15,7 @@ export const SNAPSHOT_VERSION = 1;
  * `version_order.pos` is a version's place in `policy_id` code-point order (the engine's positions).
  */
 export const SNAPSHOT_TABLES = `
-CREATE TABLE meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
+CREATE TABLE meta (key TEXT PRIMARY KEY, value);
 CREATE TABLE payer (
   seq INTEGER PRIMARY KEY,
   payer_id TEXT NOT NULL,
@@ -48,6 +54,7 @@ CREATE TABLE version (
 );
 CREATE TABLE version_order (pos INTEGER PRIMARY KEY, version INTEGER NOT NULL);
 CREATE TABLE version_code_links (version INTEGER PRIMARY KEY, code_links TEXT NOT NULL);
+CREATE TABLE version_code_groups (version INTEGER PRIMARY KEY, code_groups TEXT NOT NULL);
 CREATE TABLE applicability (
   version INTEGER NOT NULL,
   seq INTEGER NOT NULL,
@@ -66,14 +73,15 @@ CREATE TABLE code_link (
   category TEXT,
   PRIMARY KEY (version, seq)
 ) WITHOUT ROWID;
-CREATE TABLE term (id INTEGER PRIMARY KEY, term TEXT NOT NULL);
-CREATE TABLE posting (
-  term INTEGER NOT NULL,
-  pos INTEGER NOT NULL,
-  title_count INTEGER NOT NULL,
-  summary_count INTEGER NOT NULL,
-  PRIMARY KEY (term, pos)
-) WITHOUT ROWID;
+CREATE TABLE term (id INTEGER PRIMARY KEY, term TEXT NOT NULL, postings INTEGER NOT NULL);
+CREATE TABLE posting_list (
+  term INTEGER PRIMARY KEY,
+  positions BLOB NOT NULL,
+  title_counts BLOB NOT NULL,
+  summary_counts BLOB NOT NULL
+);
+CREATE TABLE lob_links (lob INTEGER PRIMARY KEY, links BLOB NOT NULL);
+CREATE TABLE code_positions (key TEXT NOT NULL, positions BLOB NOT NULL);
 `;
 
 /** Made once the rows are in (building an index over sorted input is cheaper than updating it). */
@@ -88,6 +96,7 @@ CREATE INDEX version_to ON version(effective_to_date);
 CREATE INDEX applicability_lob ON applicability(lob_id, version);
 CREATE INDEX code_link_key ON code_link(key, version);
 CREATE UNIQUE INDEX term_term ON term(term);
+CREATE UNIQUE INDEX code_positions_key ON code_positions(key);
 `;
 
 /** Bits of `version.given`: which optional fields the dataset wrote (for an exact export). */

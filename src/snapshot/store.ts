@@ -1,8 +1,7 @@
 import path from "node:path";
 import type { DatabaseSync, SQLInputValue, SQLOutputValue, StatementSync } from "node:sqlite";
-import type { PolicyFilter } from "../contract/index.js";
+import type { CodeGroup, PolicyFilter } from "../contract/index.js";
 import { UsageError } from "../errors.js";
-import { compareCodePoints } from "../engine/compare.js";
 import type {
   CodeLinkRecord,
   Db,
@@ -16,6 +15,7 @@ import { compileScope, hasScopeFilter, matchesCompiledScope } from "../engine/li
 import type { TextIndex } from "../engine/text-index.js";
 import type { LoadedDataset } from "../dataset/load.js";
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from "./schema.js";
+import { unpackCodeLinks } from "./packed-links.js";
 import { SnapshotVersion, type VersionSource } from "./version.js";
 import { dateOfDay, dayNumber, OPEN_END } from "./days.js";
 import { loadSqlite } from "./sqlite.js";
@@ -68,6 +68,13 @@ export async function openSnapshotDatabase(
       "Upgrade coverage, or rebuild the snapshot with this release's `coverage data build`.",
     );
   }
+  if (version < SNAPSHOT_VERSION) {
+    db.close();
+    throw new UsageError(
+      `snapshot ${file} has format version ${version}, older than this release reads (${SNAPSHOT_VERSION})`,
+      "Rebuild it from its dataset with `coverage data build DATASET.json -o SNAPSHOT.db` (or run `coverage data import mcd` again).",
+    );
+  }
   return { db, meta };
 }
 
@@ -78,25 +85,19 @@ export async function openSnapshot(file: string): Promise<LoadedDataset> {
   return { db: new SnapshotStore(db, meta).toDb(), file: abs, dir: path.dirname(abs) };
 }
 
-// Day numbers from here on map back to one date string each: dayNumber read a year below 100
-// as 19xx (Date.UTC) when older snapshots were built, so a day of the 1900s may have been
-// written either way.
+// Day numbers from here on are written back as dates by dateOfDay; earlier ones are read from
+// their rows (rare, and dateOfDay does not pad a year below 1000).
 const Y2000 = dayNumber("2000-01-01");
-const Y1900 = dayNumber("1900-01-01");
-// How much earlier such a stored day may really be: 1900 years (0050 was read as 1950), and
-// a day to spare.
-const MISREAD = 693_962;
-
-/** A stored start day, or the day 1900 years earlier it may stand for (see Y2000). */
-function earliestStart(from: number): number {
-  return from >= Y1900 && from < Y2000 ? from - MISREAD : from;
-}
 
 // Records made lately, so a request that reads one version several times makes it once;
 // bounded, so a long-running server stays small.
 const CACHE_SIZE = 50_000;
 // Code descriptions remembered (a few hundred per page; a catalogue has tens of thousands).
 const MAX_DESCRIPTIONS = 200_000;
+// Postings of terms, or of codes, remembered: 4M of each (48 and 32 MB at most).
+const MAX_POSTINGS = 4_000_000;
+// LOB links remembered, as numbers (three per link): 16 MB, the links of ~1.3M.
+const MAX_LOB_LINK_INTS = 4_000_000;
 
 // A version's columns but its criteria (long, and read by the detail view only).
 const VERSION_COLUMNS =
@@ -144,8 +145,7 @@ function linkSelector(
     const end = exactDayNumber(window.end);
     if (start === null && end === null) return null;
     return (from, to) =>
-      (start === null || to === OPEN_END || to > start) &&
-      (end === null || earliestStart(from) <= end);
+      (start === null || to === OPEN_END || to > start) && (end === null || from <= end);
   }
   if (filter.retired === true) return null;
   const day = exactDayNumber(today);
@@ -165,9 +165,10 @@ class SnapshotStore implements StoreIndex {
   #lengths: { title: Int32Array; summary: Int32Array; sums: Float64Array } | undefined;
   #linkedLobs: ReadonlySet<string> | undefined;
   #dayArrays: { from: Int32Array; to: Int32Array } | undefined;
-  #lobArrays: { start: Int32Array; positions: Int32Array } | undefined;
-  #linkArrays: { start: Int32Array; days: Int32Array } | null | undefined;
   readonly #lobSeq = new Map<string, number>();
+  // LOB links read lately, by LOB `seq` (bounded by their total size).
+  readonly #lobLinkRows = new Map<number, Int32Array>();
+  #lobLinkInts = 0;
   #posOfSeq: Int32Array | undefined;
   #seqOfPos: Int32Array | undefined;
 
@@ -186,21 +187,22 @@ class SnapshotStore implements StoreIndex {
           { payer_id: r.payer_id as string, display_name: r.display_name as string },
         ]),
     );
+    // In lob_id order: SQLite's BINARY collation of UTF-8 text is code-point order.
     this.lobs = db
-      .prepare("SELECT seq, lob_id, payer_id, lob, state FROM lob ORDER BY seq")
+      .prepare("SELECT seq, lob_id, payer_id, lob, state FROM lob ORDER BY lob_id")
       .all()
       .map((r) => {
-        this.#lobSeq.set(r.lob_id as string, Number(r.seq));
-        return r;
-      })
-      .map((r) => ({
-        lob_id: r.lob_id as string,
-        payer_id: r.payer_id as string,
-        payer_name: this.payers.get(r.payer_id as string)?.display_name ?? (r.payer_id as string),
-        lob: r.lob as LobRecord["lob"],
-        state: (r.state as string | null) ?? null,
-      }))
-      .sort((a, b) => compareCodePoints(a.lob_id, b.lob_id));
+        const lobId = r.lob_id as string;
+        const payerId = r.payer_id as string;
+        this.#lobSeq.set(lobId, Number(r.seq));
+        return {
+          lob_id: lobId,
+          payer_id: payerId,
+          payer_name: this.payers.get(payerId)?.display_name ?? payerId,
+          lob: r.lob as LobRecord["lob"],
+          state: (r.state as string | null) ?? null,
+        };
+      });
     this.lobById = new Map(this.lobs.map((l) => [l.lob_id, l]));
   }
 
@@ -251,9 +253,15 @@ class SnapshotStore implements StoreIndex {
     const cached = this.#cache[pos];
     if (cached) return cached;
     if (!(pos >= 0 && pos < this.count)) return undefined;
-    const row = this.#stmt(`SELECT ${VERSION_COLUMNS} FROM version WHERE seq = ?`).get(
-      this.#seqs()[pos] as number,
-    );
+    // Through version_order unless the whole map is read already (a page reads 20 versions;
+    // the map is 4 bytes a version).
+    const row = this.#seqOfPos
+      ? this.#stmt(`SELECT ${VERSION_COLUMNS} FROM version WHERE seq = ?`).get(
+          this.#seqOfPos[pos] as number,
+        )
+      : this.#stmt(
+          `SELECT ${VERSION_COLUMNS} FROM version WHERE seq = (SELECT version FROM version_order WHERE pos = ?)`,
+        ).get(pos);
     if (!row) return undefined;
     const version = new SnapshotVersion(this.#source, row);
     return this.#remember(pos, version);
@@ -368,6 +376,7 @@ class SnapshotStore implements StoreIndex {
         null) as string | null,
     readLinks: (seq) => this.#readLinks(seq),
     readCodes: (seq) => this.#readCodes(seq),
+    readCodeGroups: (seq) => this.#readCodeGroups(seq),
   };
 
   #readLinks(seq: number): LinkRecord[] {
@@ -384,25 +393,31 @@ class SnapshotStore implements StoreIndex {
   #readCodes(seq: number): CodeLinkRecord[] {
     // Packed at build time, keys included: one read and one JSON.parse per version.
     const row = this.#stmt("SELECT code_links FROM version_code_links WHERE version = ?").get(seq);
-    type Packed = [string, string, string, string, (string | null)?];
-    const packed = JSON.parse((row?.code_links as string | undefined) ?? "[]") as Packed[];
-    const codes = new Array<CodeLinkRecord>(packed.length);
-    for (let i = 0; i < packed.length; i++) {
-      const l = packed[i] as Packed;
-      codes[i] = {
-        code_system: l[0] as CodeLinkRecord["code_system"],
-        code: l[1],
-        key: l[2],
-        relationship: l[3] as CodeLinkRecord["relationship"],
-        category: l.length > 4 ? (l[4] ?? null) : null,
-      };
-    }
-    return codes;
+    return unpackCodeLinks(row?.code_links as string | undefined);
+  }
+
+  #readCodeGroups(seq: number): CodeGroup[] {
+    const row = this.#stmt("SELECT code_groups FROM version_code_groups WHERE version = ?").get(
+      seq,
+    );
+    return JSON.parse((row?.code_groups as string | undefined) ?? "[]") as CodeGroup[];
   }
 
   readonly #descriptions = new Map<string, string | null>();
   readonly #byCode = new Map<string, number[] | null>();
+  #byCodeKept = 0;
   readonly #termPostings = new Map<string, Posting | null>();
+  #postingsKept = 0;
+
+  settles(filter: PolicyFilter, today: string): boolean {
+    // Exact when every date it compares is a day it can read: the dates of the versions and
+    // links always are (the format checks them), the window's bounds and today must be.
+    const readable = (date: string | null | undefined) =>
+      date == null || exactDayNumber(date) !== null;
+    const window = filter.effective_date;
+    if (window) return readable(window.start) && readable(window.end);
+    return filter.retired === true || !hasScopeFilter(filter) || exactDayNumber(today) !== null;
+  }
 
   findCandidates(
     filter: PolicyFilter,
@@ -428,7 +443,7 @@ class SnapshotStore implements StoreIndex {
         const t = to[p] as number;
         if (retired === true ? t === OPEN_END : retired === false && t !== OPEN_END) continue;
         if (t !== OPEN_END && !(t > start)) continue;
-        if (earliestStart(from[p] as number) > end) continue;
+        if ((from[p] as number) > end) continue;
       }
       out.push(p);
     }
@@ -436,32 +451,51 @@ class SnapshotStore implements StoreIndex {
   }
 
   /**
-   * The versions a scope filter can keep, marked by position. The LOBs that one link could
-   * satisfy the scope fields with (rule Filter 4 decides, per LOB); the versions with a link to
-   * one of them that rule Filter 3 could select (in any period, from a snapshot that does not
-   * store the links' periods).
+   * The versions a scope filter can keep, marked by position: the LOBs that one link could
+   * satisfy the scope fields with (rule Filter 4 decides, per LOB), then those LOBs' links that
+   * rule Filter 3 could select. Only the rows of those LOBs are read (a state's and the
+   * nationwide ones: a tenth of the links, on the bench's data).
    */
   #markScope(filter: PolicyFilter, today: string): Uint8Array {
-    const links = this.#linkPeriods();
-    const selects = links ? linkSelector(filter, today) : null;
-    const lobLinks = links ? null : this.#lobLinks();
     const marked = new Uint8Array(this.count);
     const scope = compileScope(filter);
-    for (const lob of this.lobs) {
-      if (!matchesCompiledScope([{ lob, from: "", to: null }], scope)) continue;
-      const i = this.#lobSeq.get(lob.lob_id) as number;
-      if (links) {
-        const { start, days } = links;
-        for (let k = 3 * (start[i] as number); k < 3 * (start[i + 1] as number); k += 3)
-          if (selects === null || selects(days[k + 1] as number, days[k + 2] as number))
-            marked[days[k] as number] = 1;
-      } else if (lobLinks) {
-        const { start, positions } = lobLinks;
-        for (let k = start[i] as number; k < (start[i + 1] as number); k++)
-          marked[positions[k] as number] = 1;
-      }
-    }
+    const lobs: number[] = [];
+    for (const lob of this.lobs)
+      if (matchesCompiledScope([{ lob, from: "", to: null }], scope))
+        lobs.push(this.#lobSeq.get(lob.lob_id) as number);
+    const selects = linkSelector(filter, today);
+    for (const days of this.#readLobLinks(lobs))
+      for (let k = 0; k < days.length; k += 3)
+        if (selects === null || selects(days[k + 1] as number, days[k + 2] as number))
+          marked[days[k] as number] = 1;
     return marked;
+  }
+
+  /** These LOBs' links (triples of position, from day, to day), in one read. */
+  #readLobLinks(lobs: readonly number[]): Int32Array[] {
+    const out: Int32Array[] = [];
+    const missing: number[] = [];
+    for (const lob of lobs) {
+      const known = this.#lobLinkRows.get(lob);
+      if (known) out.push(known);
+      else missing.push(lob);
+    }
+    if (missing.length === 0) return out;
+    for (const [lob, blob] of this.#arrays(
+      "SELECT lob, links FROM lob_links WHERE lob IN (SELECT value FROM json_each(?))",
+      JSON.stringify(missing),
+    )) {
+      const size = blob instanceof Uint8Array ? blob.byteLength >> 2 : 0;
+      const days = int32s(blob, size - (size % 3));
+      if (this.#lobLinkInts + days.length > MAX_LOB_LINK_INTS) {
+        this.#lobLinkRows.clear();
+        this.#lobLinkInts = 0;
+      }
+      this.#lobLinkRows.set(Number(lob), days);
+      this.#lobLinkInts += days.length;
+      out.push(days);
+    }
+    return out;
   }
 
   /** Each version's dates as day numbers, by position (stored at build time). */
@@ -472,42 +506,15 @@ class SnapshotStore implements StoreIndex {
     });
   }
 
-  /** Each LOB's linked versions: LOB `seq` i's positions are `start[i]` up to `start[i + 1]`. */
-  #lobLinks(): { start: Int32Array; positions: Int32Array } {
-    if (!this.#lobArrays) {
-      const start = this.#int32s("lob_start", this.#lobSeq.size + 1);
-      const total = start[this.#lobSeq.size] as number;
-      this.#lobArrays = { start, positions: this.#int32s("lob_positions", total) };
-    }
-    return this.#lobArrays;
-  }
-
-  /**
-   * Each LOB's links with their periods: LOB `seq` i's links are triples (position, from day,
-   * to day) `3 * start[i]` up to `3 * start[i + 1]` of `days`. Null in a snapshot written
-   * before they were stored.
-   */
-  #linkPeriods(): { start: Int32Array; days: Int32Array } | null {
-    if (this.#linkArrays === undefined) {
-      const startBlob = this.#blob("link_start");
-      const daysBlob = this.#blob("link_days");
-      if (!(startBlob instanceof Uint8Array) || !(daysBlob instanceof Uint8Array)) {
-        this.#linkArrays = null;
-      } else {
-        const start = int32s(startBlob, this.#lobSeq.size + 1);
-        const total = start[this.#lobSeq.size] as number;
-        this.#linkArrays = { start, days: int32s(daysBlob, 3 * total) };
-      }
-    }
-    return this.#linkArrays;
-  }
-
   listLinkedLobIds(): ReadonlySet<string> {
     if (!this.#linkedLobs) {
-      const { start } = this.#lobLinks();
+      // A LOB has a row of links only if it has a link.
       const linked = new Set<string>();
-      for (const [id, i] of this.#lobSeq)
-        if ((start[i + 1] as number) > (start[i] as number)) linked.add(id);
+      const ids = new Map(Array.from(this.#lobSeq, ([id, i]) => [i, id]));
+      for (const [lob] of this.#arrays("SELECT lob FROM lob_links")) {
+        const id = ids.get(Number(lob));
+        if (id !== undefined) linked.add(id);
+      }
       this.#linkedLobs = linked;
     }
     return this.#linkedLobs;
@@ -529,22 +536,41 @@ class SnapshotStore implements StoreIndex {
   #postings(term: string): Posting | null {
     const known = this.#termPostings.get(term);
     if (known !== undefined) return known;
-    const row = this.#stmt("SELECT id FROM term WHERE term = ?").get(term);
+    const row = this.#stmt(
+      "SELECT p.positions, p.title_counts, p.summary_counts FROM term t JOIN posting_list p ON p.term = t.id WHERE t.term = ?",
+    ).get(term);
     let list: Posting | null = null;
     if (row) {
-      const rows = this.#arrays(
-        "SELECT pos, title_count, summary_count FROM posting WHERE term = ? ORDER BY pos",
-        row.id as number,
-      );
+      const n = row.positions instanceof Uint8Array ? row.positions.byteLength >> 2 : 0;
       list = {
-        docs: Int32Array.from(rows, (r) => Number(r[0])),
-        titleCounts: Int32Array.from(rows, (r) => Number(r[1])),
-        summaryCounts: Int32Array.from(rows, (r) => Number(r[2])),
+        docs: int32s(row.positions, n),
+        titleCounts: int32s(row.title_counts, n),
+        summaryCounts: int32s(row.summary_counts, n),
       };
     }
-    if (this.#termPostings.size >= 1024) this.#termPostings.clear();
+    // Bounded by the postings kept, not the terms: a common word's list is ~30,000 long at
+    // 5M links.
+    const size = list?.docs.length ?? 0;
+    if (this.#termPostings.size >= 1024 || this.#postingsKept + size > MAX_POSTINGS) {
+      this.#termPostings.clear();
+      this.#postingsKept = 0;
+    }
     this.#termPostings.set(term, list);
+    this.#postingsKept += size;
     return list;
+  }
+
+  countPostings(terms: readonly string[]): number {
+    let n = 0;
+    for (const t of new Set(terms)) {
+      const known = this.#termPostings.get(t);
+      // The count stored with the term: asking the blob's length read the whole blob.
+      n +=
+        known !== undefined
+          ? (known?.docs.length ?? 0)
+          : Number(this.#stmt("SELECT postings FROM term WHERE term = ?").get(t)?.postings ?? 0);
+    }
+    return n;
   }
 
   loadTextIndex(terms: readonly string[]): TextIndex {
@@ -657,15 +683,19 @@ class SnapshotStore implements StoreIndex {
           // Remembered for a server's next requests (bounded; the lists are never changed).
           const known = this.#byCode.get(key);
           if (known !== undefined) return known ?? undefined;
-          const posOf = this.#positions();
-          // Distinct in the index's order (key, version); sorted by position as numbers.
-          const rows = this.#arrays("SELECT DISTINCT version FROM code_link WHERE key = ?", key);
-          const positions = new Int32Array(rows.length);
-          for (let i = 0; i < rows.length; i++)
-            positions[i] = posOf[Number((rows[i] as SQLOutputValue[])[0])] as number;
-          const list = rows.length ? Array.from(positions.sort()) : null;
-          if (this.#byCode.size >= 2048) this.#byCode.clear();
+          // Stored at build time: distinct, ascending.
+          const blob = this.#stmt("SELECT positions FROM code_positions WHERE key = ?").get(
+            key,
+          )?.positions;
+          const size = blob instanceof Uint8Array ? blob.byteLength >> 2 : 0;
+          const list = size ? Array.from(int32s(blob, size)) : null;
+          // Bounded by the positions kept as well: a common code has a version in ten.
+          if (this.#byCode.size >= 2048 || this.#byCodeKept + size > MAX_POSTINGS) {
+            this.#byCode.clear();
+            this.#byCodeKept = 0;
+          }
           this.#byCode.set(key, list);
+          this.#byCodeKept += size;
           return list ?? undefined;
         },
         Number(this.meta.get("codes") ?? 0),

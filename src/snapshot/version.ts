@@ -1,5 +1,5 @@
 import type { SQLOutputValue } from "node:sqlite";
-import type { FileType } from "../contract/index.js";
+import type { CodeGroup, FileType } from "../contract/index.js";
 import type { CodeLinkRecord, LinkRecord, PolicyRecord } from "../engine/db.js";
 
 type Row = Record<string, SQLOutputValue>;
@@ -11,6 +11,8 @@ export interface VersionSource {
   readCriteria(seq: number): string | null;
   readLinks(seq: number): LinkRecord[];
   readCodes(seq: number): CodeLinkRecord[];
+  /** The version's code groups, made at build time (engine's groupCodeLinks). */
+  readCodeGroups(seq: number): CodeGroup[];
 }
 
 /**
@@ -25,6 +27,7 @@ export class SnapshotVersion implements PolicyRecord {
   #row: Row | undefined;
   #links: LinkRecord[] | undefined;
   #codes: CodeLinkRecord[] | undefined;
+  #codeGroups: CodeGroup[] | undefined;
   #criteria: string | null | undefined;
   #files: PolicyRecord["files"] | undefined;
   readonly effective_from_date: string;
@@ -96,5 +99,8 @@ export class SnapshotVersion implements PolicyRecord {
   }
   get codes(): CodeLinkRecord[] {
     return (this.#codes ??= this.#source.readCodes(this.#seq));
+  }
+  get codeGroups(): CodeGroup[] {
+    return (this.#codeGroups ??= this.#source.readCodeGroups(this.#seq));
   }
 }

@@ -3,6 +3,7 @@ import path from "node:path";
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
 import { UsageError } from "../errors.js";
 import { makeCodeKey } from "../engine/codes.js";
+import { groupCodeLinks } from "../engine/shape.js";
 import { buildTextIndex } from "../engine/text-index.js";
 import type { PolicyRecord } from "../engine/db.js";
 import { checkPolicyFields, jsonPath } from "../dataset/check.js";
@@ -17,6 +18,7 @@ import {
   SNAPSHOT_VERSION,
 } from "./schema.js";
 import { dayNumber, OPEN_END } from "./days.js";
+import { unpackCodeLinks } from "./packed-links.js";
 import { loadSqlite } from "./sqlite.js";
 
 export interface SnapshotWriterOptions {
@@ -280,19 +282,22 @@ class SnapshotWriter implements SnapshotSink {
       .iterate())
       docs.push({ title: row.title as string, summary: row.summary as string | null });
     const index = buildTextIndex(docs as PolicyRecord[]);
-    const term = db.prepare("INSERT INTO term VALUES (?, ?)");
-    const posting = new BatchInsert(db, "posting", 4);
+    // A term's postings as one row of three arrays: a query reads each of its terms in one
+    // step, however many versions hold it (a code's description has words that most hold).
+    const term = db.prepare("INSERT INTO term VALUES (?, ?, ?)");
+    const postings = db.prepare("INSERT INTO posting_list VALUES (?, ?, ?, ?)");
     for (const [t, id] of index.terms) {
-      term.run(id, t);
-      for (let p = index.start[id] as number; p < (index.start[id + 1] as number); p++)
-        posting.add(
-          id,
-          index.docs[p] as number,
-          index.titleCounts[p] as number,
-          index.summaryCounts[p] as number,
-        );
+      const from = index.start[id] as number;
+      const to = index.start[id + 1] as number;
+      term.run(id, t, to - from);
+      postings.run(
+        id,
+        bytesOf(index.docs.subarray(from, to)),
+        bytesOf(index.titleCounts.subarray(from, to)),
+        bytesOf(index.summaryCounts.subarray(from, to)),
+      );
     }
-    posting.flush();
+    this.#writeCodeGroups();
     const meta = db.prepare("INSERT INTO meta VALUES (?, ?)");
     const posOfSeq = new Int32Array(this.#counts.policies);
     const seqOfPos = new Int32Array(this.#counts.policies);
@@ -302,6 +307,7 @@ class SnapshotWriter implements SnapshotSink {
     }
     meta.run("pos_of_seq", bytesOf(posOfSeq));
     meta.run("seq_of_pos", bytesOf(seqOfPos));
+    this.#writeCodePositions(posOfSeq);
     // What the candidate step scans without SQL: each version's dates as day numbers, and
     // each LOB's linked versions (positions ascending, LOBs in their `seq` order).
     const n = this.#counts.policies;
@@ -317,47 +323,84 @@ class SnapshotWriter implements SnapshotSink {
     }
     meta.run("from_days", bytesOf(fromDays));
     meta.run("to_days", bytesOf(toDays));
-    const lobStart = new Int32Array(this.#counts.lobs + 1);
-    const lobPositions: number[] = [];
+    // Each LOB's links with their periods, a row per linked LOB: triples (position, from day,
+    // to day), positions ascending. A scope filter reads the rows of the LOBs it could match
+    // (a state's and the nationwide ones), and its candidates are the versions with a link that
+    // rule Filter 3 selects, not every version ever linked to the LOB.
+    const lobLinks = db.prepare("INSERT INTO lob_links VALUES (?, ?)");
+    let links: number[] = [];
     let lastLob = -1;
-    for (const row of db
-      .prepare(
-        "SELECT DISTINCT l.seq AS lob, o.pos FROM applicability a JOIN lob l ON l.lob_id = a.lob_id JOIN version_order o ON o.version = a.version ORDER BY l.seq, o.pos",
-      )
-      .iterate()) {
-      const lob = Number(row.lob);
-      while (lastLob < lob) lobStart[++lastLob] = lobPositions.length;
-      lobPositions.push(Number(row.pos));
-    }
-    while (lastLob < this.#counts.lobs) lobStart[++lastLob] = lobPositions.length;
-    meta.run("lob_start", bytesOf(lobStart));
-    meta.run("lob_positions", bytesOf(Int32Array.from(lobPositions)));
-    // Each LOB's links with their periods (one entry per link, LOBs in `seq` order, positions
-    // ascending): the candidates of a scope filter are then the versions with a link that rule
-    // Filter 3 selects, not every version ever linked to the LOB.
-    const linkStart = new Int32Array(this.#counts.lobs + 1);
-    const links: number[] = [];
-    lastLob = -1;
+    const flushLob = () => {
+      if (links.length) lobLinks.run(lastLob, bytesOf(Int32Array.from(links)));
+      links = [];
+    };
     for (const row of db
       .prepare(
         'SELECT l.seq AS lob, o.pos, a."from" AS f, a."to" AS t FROM applicability a JOIN lob l ON l.lob_id = a.lob_id JOIN version_order o ON o.version = a.version ORDER BY l.seq, o.pos, a.seq',
       )
       .iterate()) {
       const lob = Number(row.lob);
-      while (lastLob < lob) linkStart[++lastLob] = links.length / 3;
+      if (lob !== lastLob) {
+        flushLob();
+        lastLob = lob;
+      }
       links.push(
         Number(row.pos),
         dayNumber(row.f as string),
         row.t === null ? OPEN_END : dayNumber(row.t as string),
       );
     }
-    while (lastLob < this.#counts.lobs) linkStart[++lastLob] = links.length / 3;
-    meta.run("link_start", bytesOf(linkStart));
-    meta.run("link_days", bytesOf(Int32Array.from(links)));
+    flushLob();
     meta.run("title_terms", bytesOf(index.titleLengths));
     meta.run("summary_terms", bytesOf(index.summaryLengths));
     meta.run("title_total", index.titleTotal);
     meta.run("summary_total", index.summaryTotal);
+  }
+
+  /**
+   * Each code key's versions as one array of positions (ascending, each once): a code search
+   * reads its candidates in one step, not a row per version and a map from `seq` to position.
+   */
+  #writeCodePositions(posOfSeq: Int32Array): void {
+    const insert = this.db.prepare("INSERT INTO code_positions VALUES (?, ?)");
+    let key: string | null = null;
+    let positions: number[] = [];
+    const flush = () => {
+      if (key === null) return;
+      const sorted = Int32Array.from(new Set(positions)).sort();
+      insert.run(key, bytesOf(sorted));
+      positions = [];
+    };
+    // In the order of the index on (key, version): no sort of the whole table.
+    for (const row of this.db
+      .prepare("SELECT key, version FROM code_link INDEXED BY code_link_key ORDER BY key")
+      .iterate()) {
+      if (row.key !== key) {
+        flush();
+        key = row.key as string;
+      }
+      positions.push(posOfSeq[Number(row.version)] as number);
+    }
+    flush();
+  }
+
+  /**
+   * Each version's code groups (rule Shapes), made with the engine's groupCodeLinks from the
+   * whole catalogue (the last entry of a key wins, as in the in-memory catalogue): a page of
+   * code groups then reads one row per version, not its links and then their descriptions.
+   */
+  #writeCodeGroups(): void {
+    const { db } = this;
+    const descriptions = new Map<string, string>();
+    for (const row of db.prepare("SELECT key, description FROM code ORDER BY seq").iterate())
+      descriptions.set(row.key as string, row.description as string);
+    const insert = db.prepare("INSERT INTO version_code_groups VALUES (?, ?)");
+    for (const row of db
+      .prepare("SELECT version, code_links FROM version_code_links ORDER BY version")
+      .iterate()) {
+      const groups = groupCodeLinks(unpackCodeLinks(row.code_links as string), descriptions);
+      insert.run(row.version as number, JSON.stringify(groups));
+    }
   }
 
   #writeMeta(meta: SnapshotMeta): void {

@@ -169,7 +169,7 @@ describe.skipIf(!SQLITE)("coverage data (built binary)", () => {
       "catalogue",
     ];
     for (const k of counts) expect(a[k]).toEqual(b[k]);
-    expect(a).toMatchObject({ format_version: 1, source: "dataset.json", versions: 111 });
+    expect(a).toMatchObject({ format_version: 2, source: "dataset.json", versions: 111 });
     expect(readdirSync(dir).sort()).toEqual(["back.json", "bundled.db"]);
   });
 
@@ -220,21 +220,30 @@ describe.skipIf(!SQLITE)("coverage data (built binary)", () => {
     expect(readdirSync(dir)).toEqual(["bad.json"]);
   });
 
-  it("a snapshot of a newer format version is refused (exit 2), never misread", async () => {
+  it("a snapshot of another format version is refused (exit 2), never misread", async () => {
     const dir = tmp();
     const db = await buildSnapshot(RULES_DATA, path.join(dir, "new.db"));
     const { DatabaseSync } = await import("node:sqlite");
-    const handle = new DatabaseSync(db);
-    handle.exec("UPDATE meta SET value = 99 WHERE key = 'format_version'");
-    handle.close();
-    for (const args of [
-      ["--data", db, "search"],
-      ["data", "info", db],
-      ["data", "export", db, "-o", path.join(dir, "o.json")],
-    ]) {
-      const r = await runCoverage(args);
-      expect(r.exitCode).toBe(2);
-      expect(r.stderr).toContain("format version 99, newer than this release reads (1)");
+    const setVersion = (v: number) => {
+      const handle = new DatabaseSync(db);
+      handle.prepare("UPDATE meta SET value = ? WHERE key = 'format_version'").run(v);
+      handle.close();
+    };
+    for (const [version, message] of [
+      [99, "format version 99, newer than this release reads (2)"],
+      [1, "format version 1, older than this release reads (2)"],
+    ] as const) {
+      setVersion(version);
+      for (const args of [
+        ["--data", db, "search"],
+        ["data", "info", db],
+        ["data", "export", db, "-o", path.join(dir, "o.json")],
+      ]) {
+        const r = await runCoverage(args);
+        expect(r.exitCode).toBe(2);
+        expect(r.stderr).toContain(message);
+        if (version === 1) expect(r.stderr).toContain("coverage data build");
+      }
     }
     const other = path.join(dir, "other.db");
     const h2 = new DatabaseSync(other);

@@ -4,6 +4,7 @@ import type { FilterRequest } from "../../../src/contract/index.js";
 import type { PolicyRecord } from "../../../src/engine/db.js";
 import {
   compareByRelevance,
+  findPostings,
   rankInIdOrder,
   rankScored,
   scoreIndexed,
@@ -89,6 +90,59 @@ describe("scoreIndexed gives exactly scoreVersions's scores", () => {
           }
           // The shared scratch is left clean.
           expect(index.sums.every((s) => s === 0)).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("scoreIndexed with few members against long postings (looked up one by one)", () => {
+  it("gives exactly scoreVersions's scores", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ title: text, summary: fc.option(text, { nil: null }) }), {
+          minLength: 100,
+          maxLength: 240,
+        }),
+        fc.uniqueArray(fc.nat(239), { minLength: 1, maxLength: 3 }),
+        terms,
+        (list, picked, query) => {
+          const db = dbOf(list);
+          const index = buildTextIndex(db.policies);
+          const positions = picked.filter((p) => p < list.length).sort((a, b) => a - b);
+          const versions = positions.map((p) => db.policies[p] as PolicyRecord);
+          const scored = scoreIndexed(index, positions, query);
+          expect(spread(positions, scored)).toEqual(scoreVersions(versions, query));
+          expect(index.sums.every((s) => s === 0)).toBe(true);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("findPostings finds exactly the members' postings, in order", () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.nat(500), { maxLength: 80 }),
+        fc.uniqueArray(fc.nat(500), { maxLength: 20 }),
+        fc.nat(5),
+        (docList, memberList, pad) => {
+          // The term's postings sit between other terms' (`pad` on each side).
+          const docs = [
+            ...Array(pad).fill(0),
+            ...docList.sort((a, b) => a - b),
+            ...Array(pad).fill(9),
+          ];
+          const members = memberList.sort((a, b) => a - b);
+          const want = docs
+            .map((d, i) => [d, i] as const)
+            .filter(([d, i]) => i >= pad && i < pad + docList.length && members.includes(d))
+            .map(([, i]) => i);
+          const out = new Int32Array(members.length);
+          expect(Array.from(findPostings(docs, pad, pad + docList.length, members, out))).toEqual(
+            want,
+          );
         },
       ),
       { numRuns: 300 },

@@ -40,18 +40,11 @@ function ids(db: Db, positions: readonly number[]): string[] {
   return positions.map((p) => db.index!.versionAt(p)!.policy_id);
 }
 
-async function open(withPeriods: boolean) {
+async function open() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "coverage-candidates-"));
   const json = path.join(dir, "d.json");
   writeFileSync(json, JSON.stringify(dataset));
   const file = await buildSnapshot(json);
-  if (!withPeriods) {
-    // As a snapshot written before the links' periods were stored.
-    const { DatabaseSync } = await import("node:sqlite");
-    const raw = new DatabaseSync(file);
-    raw.exec("DELETE FROM meta WHERE key IN ('link_start', 'link_days')");
-    raw.close();
-  }
   const { openSnapshot } = await import("../../../src/snapshot/store.js");
   return { snapshot: (await openSnapshot(file)).db, memory: (await loadDataset(json)).db };
 }
@@ -73,27 +66,23 @@ const FILTERS: Array<[string, PolicyFilter, string[]]> = [
 
 describe.skipIf(!SQLITE)("snapshot candidates of a scope filter", () => {
   it.each(FILTERS)("%s: the versions with a link rule Filter 3 selects", async (_n, f, want) => {
-    const { snapshot, memory } = await open(true);
+    const { snapshot, memory } = await open();
     const candidates = ids(snapshot, snapshot.index!.findCandidates(f, TODAY));
     expect(candidates.sort()).toEqual(want);
+    // Exact: the engine takes them without reading each version's links again.
+    expect(snapshot.index!.settles(f, TODAY)).toBe(true);
     const request = { policies: f };
     expect(allIds(snapshot, request, TODAY)).toEqual(allIds(memory, request, TODAY));
   });
 
-  it("a today it cannot read as a day leaves every link a candidate", async () => {
-    const { snapshot } = await open(true);
+  it("a today it cannot read as a day leaves every link a candidate, and settles nothing", async () => {
+    const { snapshot } = await open();
     const candidates = snapshot.index!.findCandidates({ states: ["CA"] }, "2026-02-30");
     expect(candidates).toHaveLength(4);
-  });
-
-  it("a snapshot without the links' periods takes every linked version, and answers the same", async () => {
-    const { snapshot, memory } = await open(false);
-    const candidates = snapshot.index!.findCandidates({ states: ["CA"] }, TODAY);
-    expect(candidates).toHaveLength(4);
-    for (const [, f] of FILTERS) {
-      const request = { policies: f };
-      expect(allIds(snapshot, request, TODAY)).toEqual(allIds(memory, request, TODAY));
-    }
+    expect(snapshot.index!.settles({ states: ["CA"] }, "2026-02-30")).toBe(false);
+    // Today is not asked for where the rules do not use it.
+    expect(snapshot.index!.settles({ states: ["CA"], retired: true }, "2026-02-30")).toBe(true);
+    expect(snapshot.index!.settles({ retired: false }, "2026-02-30")).toBe(true);
   });
 });
 
@@ -106,7 +95,7 @@ describe.skipIf(!SQLITE)("snapshot open", () => {
     const { db, meta } = await openSnapshotDatabase(await buildSnapshot(json));
     db.close();
     expect(meta.get("versions")).toBe(5);
-    for (const key of ["pos_of_seq", "from_days", "lob_positions", "link_days"])
+    for (const key of ["pos_of_seq", "seq_of_pos", "from_days", "title_terms"])
       expect(meta.has(key)).toBe(false);
   });
 });

@@ -104,13 +104,13 @@ describe("a page's code groups read the catalogue once (the engine, either store
   });
 });
 
-describe.skipIf(!SQLITE)("a snapshot reads a page's code descriptions in one query", () => {
+describe.skipIf(!SQLITE)("a snapshot reads a page's code groups as its build made them", () => {
   let sqlite: typeof import("node:sqlite");
   const restore: Array<() => void> = [];
   afterEach(() => restore.splice(0).forEach((r) => r()));
 
-  /** Counts the runs of statements that read the `code` table (the catalogue). */
-  function countCatalogueQueries(): { n: number } {
+  /** Counts the runs of statements that read a table (by default `code`, the catalogue). */
+  function countCatalogueQueries(table = /\bFROM code\b/): { n: number } {
     const count = { n: 0 };
     const proto = sqlite.StatementSync.prototype;
     for (const name of ["get", "all", "iterate"] as const) {
@@ -120,7 +120,7 @@ describe.skipIf(!SQLITE)("a snapshot reads a page's code descriptions in one que
         this: InstanceType<typeof sqlite.StatementSync>,
         ...args: unknown[]
       ) {
-        if (/\bFROM code\b/.test((this as unknown as { sourceSQL: string }).sourceSQL)) count.n++;
+        if (table.test((this as unknown as { sourceSQL: string }).sourceSQL)) count.n++;
         return (original as (...a: unknown[]) => unknown).apply(this, args);
       };
       restore.push(() => {
@@ -139,14 +139,16 @@ describe.skipIf(!SQLITE)("a snapshot reads a page's code descriptions in one que
     };
   }
 
-  it("one query for the page, none for the same page again; the same groups as in memory", async () => {
+  it("no catalogue query for the page (nor its code links), the same groups as in memory", async () => {
     const { memory, snapshot } = await openBoth();
     const ctx = (d: LoadedDataset) => ({ db: d.db, today: "2026-06-01", linkFor: () => "" });
     const count = countCatalogueQueries();
+    const links = countCatalogueQueries(/\bFROM version_code_links\b/);
+    const groups = countCatalogueQueries(/\bFROM version_code_groups\b/);
     const res = handleApiRequest(ctx(snapshot), PAGE);
-    expect(count.n).toBe(1);
+    expect([count.n, links.n, groups.n]).toEqual([0, 0, VERSIONS]);
     handleApiRequest(ctx(snapshot), PAGE);
-    expect(count.n).toBe(1);
+    expect(groups.n).toBe(VERSIONS);
     expect(JSON.stringify(res.body)).toBe(JSON.stringify(handleApiRequest(ctx(memory), PAGE).body));
     const body = res.body as { data: Array<{ code_groups: Array<{ descriptions?: string[] }> }> };
     const described = body.data.flatMap((p) => p.code_groups).filter((g) => g.descriptions);
@@ -154,15 +156,18 @@ describe.skipIf(!SQLITE)("a snapshot reads a page's code descriptions in one que
     expect(described.flatMap((g) => g.descriptions)).toContain("Described again");
   });
 
-  it("one query for one version's detail (its codes together)", async () => {
-    const { snapshot } = await openBoth();
-    const count = countCatalogueQueries();
-    const res = handleApiRequest(
-      { db: snapshot.db, today: "2026-06-01", linkFor: () => "" },
-      { method: "GET", path: "/v1/policies/a/p4/2020-01-01", query: [] },
-    );
+  it("one query for one version's detail (its groups), the same detail as in memory", async () => {
+    const { memory, snapshot } = await openBoth();
+    const count = countCatalogueQueries(/\bFROM (code|version_code_links|version_code_groups)\b/);
+    const detail = (d: LoadedDataset) =>
+      handleApiRequest(
+        { db: d.db, today: "2026-06-01", linkFor: () => "" },
+        { method: "GET", path: "/v1/policies/a/p4/2020-01-01", query: [] },
+      );
+    const res = detail(snapshot);
     expect(res.status).toBe(200);
     expect(count.n).toBe(1);
+    expect(JSON.stringify(res.body)).toBe(JSON.stringify(detail(memory).body));
   });
 
   it("the same answers where node:sqlite cannot return rows as arrays (Node.js 22.13 to 22.15)", async () => {

@@ -100,6 +100,11 @@ export interface StoreIndex {
    * `text`, their titles and summaries as well (it is about to rank them by their words).
    */
   prefetch(positions: readonly number[], text?: boolean): void;
+  /**
+   * Reads the records of a page's versions (positions) in one go, with their links and code
+   * groups when the page shows them: they are about to be shaped.
+   */
+  readPage(positions: readonly number[], include: { links: boolean; codeGroups: boolean }): void;
   /** Ids of the LOBs linked to at least one version, ever. */
   listLinkedLobIds(): ReadonlySet<string>;
   /** Positions (ascending) of the versions whose effective_from_date is in `[from, to]`. */

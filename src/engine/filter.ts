@@ -22,7 +22,7 @@ import {
   selectLinks,
   type CompiledScope,
 } from "./links.js";
-import { slicePage } from "./paginate.js";
+import { DEFAULT_LIMIT, slicePage } from "./paginate.js";
 import {
   buildComparator,
   listUnscored,
@@ -298,6 +298,15 @@ export function filterPolicies(
 
     cache?.set(key, ranked);
   }
+  // A store on disk reads the page's records (and what the page shows of them) in one go each.
+  const offset = request.offset ?? 0;
+  const pagePositions =
+    db.index && ranked.positionsOf?.(offset, offset + (request.limit ?? DEFAULT_LIMIT));
+  if (pagePositions)
+    db.index?.readPage(pagePositions, {
+      links: Boolean(request.include_applicability),
+      codeGroups: Boolean(request.include_code_groups),
+    });
   const page = slicePage(ranked, request.limit, request.offset);
   // Groups the cache holds are taken first (a later insertion could push them out), then the
   // descriptions of the rest in one read, not one per code of each version.

@@ -84,7 +84,7 @@ export function matchesCompiledScope(links: readonly LinkRecord[], scope: Compil
 }
 
 /** Rule Filter 4 for one link's LOB. */
-function matchesScopeLob(lob: LobRecord, scope: CompiledScope): boolean {
+export function matchesScopeLob(lob: LobRecord, scope: CompiledScope): boolean {
   return (
     (scope.payerIds === null || scope.payerIds.has(lob.payer_id)) &&
     (scope.lobs === null || scope.lobs.has(lob.lob)) &&

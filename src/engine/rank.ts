@@ -361,27 +361,45 @@ export function rankPositions(
   const order = orderByScore(scores);
   // Kept as typed arrays (NaN for no score): off the JS heap, not copied by young collections.
   const kept = Float64Array.from(scores, (score) => score ?? NaN);
-  return {
-    length: order.length,
-    slice(from, to) {
-      const out: Ranked[] = [];
-      for (let i = from; i < Math.min(to, order.length); i++) {
-        const j = order[i] as number;
-        const score = kept[j] as number;
-        out.push({
-          version: versions[positions[j] as number] as PolicyRecord,
-          score: Number.isNaN(score) ? null : score,
-        });
-      }
-      return out;
-    },
-  };
+  return listOf(versions, order.length, (from, to, take) => {
+    for (let i = from; i < Math.min(to, order.length); i++) {
+      const j = order[i] as number;
+      const score = kept[j] as number;
+      take(positions[j] as number, Number.isNaN(score) ? null : score);
+    }
+  });
 }
 
 /** A ranked list that makes only the entries a page asks for (an array is one too). */
 export interface RankedList {
   readonly length: number;
   slice(start: number, end: number): Ranked[];
+  /**
+   * The positions (indexes into the versions) of the entries `slice` would give, without
+   * making them: a store on disk reads a page's records in one go before they are made.
+   */
+  positionsOf?(start: number, end: number): number[];
+}
+
+/** A RankedList over `walk`, which hands each entry of a cut (its position and score) to `take`. */
+function listOf(
+  versions: readonly PolicyRecord[],
+  length: number,
+  walk: (from: number, to: number, take: (position: number, score: number | null) => void) => void,
+): RankedList {
+  return {
+    length,
+    slice(from, to) {
+      const out: Ranked[] = [];
+      walk(from, to, (p, score) => out.push({ version: versions[p] as PolicyRecord, score }));
+      return out;
+    },
+    positionsOf(from, to) {
+      const out: number[] = [];
+      walk(from, to, (p) => out.push(p));
+      return out;
+    },
+  };
 }
 
 /** Every version at `positions` (indexes into `versions`) in that order, unscored. */
@@ -389,15 +407,9 @@ export function listUnscored(
   versions: readonly PolicyRecord[],
   positions: ArrayLike<number>,
 ): RankedList {
-  return {
-    length: positions.length,
-    slice(from, to) {
-      const out: Ranked[] = [];
-      for (let i = from; i < Math.min(to, positions.length); i++)
-        out.push({ version: versions[positions[i] as number] as PolicyRecord, score: null });
-      return out;
-    },
-  };
+  return listOf(versions, positions.length, (from, to, take) => {
+    for (let i = from; i < Math.min(to, positions.length); i++) take(positions[i] as number, null);
+  });
 }
 
 /**
@@ -414,39 +426,33 @@ export function rankScored(
   const s = scored.positions.length;
   // The scored entries' rank order, as far as a page has reached into them.
   let order: ArrayLike<number> | undefined;
-  const entry = (j: number): Ranked => ({
-    version: versions[scored.positions[j] as number] as PolicyRecord,
-    score: scored.scores[j] as number,
+  return listOf(versions, positions.length, (from, to, take) => {
+    const end = Math.min(to, positions.length);
+    if (from < s) {
+      if (!order || order.length < Math.min(end, s)) order = orderByScore(scored.scores, end);
+      for (let i = from; i < Math.min(end, s); i++) {
+        const j = order[i] as number;
+        take(scored.positions[j] as number, scored.scores[j] as number);
+      }
+    }
+    // The tail: positions that are not scored, both lists ascending, so one merge walk.
+    let skip = Math.max(0, from - s);
+    let want = end - Math.max(from, s);
+    let j = 0;
+    for (let i = 0; i < positions.length && want > 0; i++) {
+      const p = positions[i] as number;
+      if (j < s && scored.positions[j] === p) {
+        j++;
+        continue;
+      }
+      if (skip > 0) {
+        skip--;
+        continue;
+      }
+      take(p, null);
+      want--;
+    }
   });
-  return {
-    length: positions.length,
-    slice(from, to) {
-      const end = Math.min(to, positions.length);
-      const out: Ranked[] = [];
-      if (from < s) {
-        if (!order || order.length < Math.min(end, s)) order = orderByScore(scored.scores, end);
-        for (let i = from; i < Math.min(end, s); i++) out.push(entry(order[i] as number));
-      }
-      // The tail: positions that are not scored, both lists ascending, so one merge walk.
-      let skip = Math.max(0, from - s);
-      let want = end - Math.max(from, s);
-      let j = 0;
-      for (let i = 0; i < positions.length && want > 0; i++) {
-        const p = positions[i] as number;
-        if (j < s && scored.positions[j] === p) {
-          j++;
-          continue;
-        }
-        if (skip > 0) {
-          skip--;
-          continue;
-        }
-        out.push({ version: versions[p] as PolicyRecord, score: null });
-        want--;
-      }
-      return out;
-    },
-  };
 }
 
 const ASCENDING: Record<

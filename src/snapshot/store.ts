@@ -11,7 +11,7 @@ import type {
   PolicyRecord,
   StoreIndex,
 } from "../engine/db.js";
-import { compileScope, hasScopeFilter, matchesCompiledScope } from "../engine/links.js";
+import { compileScope, hasScopeFilter, matchesScopeLob } from "../engine/links.js";
 import type { TextIndex } from "../engine/text-index.js";
 import type { LoadedDataset } from "../dataset/load.js";
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from "./schema.js";
@@ -122,34 +122,33 @@ interface Posting {
   summaryCounts: Int32Array;
 }
 
-/** A `YYYY-MM-DD` day's number, or null for anything else (then no bound is drawn from it). */
+/**
+ * A `YYYY-MM-DD` day's number, or null for anything else (then no bound is drawn from it). A
+ * day that does not exist (2026-02-30) orders as a string, not as the day it rolls over to, so
+ * it is not one either; nor, here, a year below 1000 (dateOfDay does not pad it): a bound left
+ * out only widens the candidates.
+ */
 function exactDayNumber(date: string | null | undefined): number | null {
-  if (date == null || !/^\d{4}-\d{2}-\d{2}$/.test(date)) return null;
+  if (date == null || date.length !== 10) return null;
   const day = dayNumber(date);
-  // A day that does not exist (2026-02-30) orders as a string, not as the day it rolls over to.
-  return new Date(day * 86_400_000).toISOString().slice(0, 10) === date ? day : null;
+  return dateOfDay(day) === date ? day : null;
 }
 
 /**
- * Rule Filter 3 over a link's period as day numbers: whether the scope filters may test the
- * link (windowed, all-time for `retired: true`, else current as of today); null when every link
- * may be. Never narrower than the rule: a bound it cannot read is left out.
+ * Rule Filter 3 over a link's period as day numbers: the scope filters may test a link when
+ * `to > afterTo` and `from <= untilFrom` (windowed, all-time for `retired: true`, else current
+ * as of today; an open end is OPEN_END, after every day). Never narrower than the rule: a bound
+ * it cannot read is left out.
  */
-function linkSelector(
-  filter: PolicyFilter,
-  today: string,
-): ((from: number, to: number) => boolean) | null {
+function linkSelector(filter: PolicyFilter, today: string): { afterTo: number; untilFrom: number } {
   const window = filter.effective_date;
-  if (window) {
-    const start = exactDayNumber(window.start);
-    const end = exactDayNumber(window.end);
-    if (start === null && end === null) return null;
-    return (from, to) =>
-      (start === null || to === OPEN_END || to > start) && (end === null || from <= end);
-  }
-  if (filter.retired === true) return null;
-  const day = exactDayNumber(today);
-  return day === null ? null : (_from, to) => to === OPEN_END || to > day;
+  if (window)
+    return {
+      afterTo: exactDayNumber(window.start) ?? -OPEN_END,
+      untilFrom: exactDayNumber(window.end) ?? OPEN_END,
+    };
+  if (filter.retired === true) return { afterTo: -OPEN_END, untilFrom: OPEN_END };
+  return { afterTo: exactDayNumber(today) ?? -OPEN_END, untilFrom: OPEN_END };
 }
 
 class SnapshotStore implements StoreIndex {
@@ -158,7 +157,7 @@ class SnapshotStore implements StoreIndex {
   readonly lobById: Map<string, LobRecord>;
   readonly payers: Map<string, { payer_id: string; display_name: string }>;
   // By position: an array lookup per candidate (a Map's hashing showed in serve's profile).
-  readonly #cache: Array<PolicyRecord | undefined>;
+  #cache: Array<PolicyRecord | undefined>;
   #cached = 0;
   readonly #sql: Record<string, StatementSync> = {};
   readonly #arraySql: Record<string, StatementSync> = {};
@@ -177,32 +176,26 @@ class SnapshotStore implements StoreIndex {
     private readonly meta: SnapshotMeta,
   ) {
     this.count = Number(meta.get("versions") ?? 0);
-    this.#cache = new Array<PolicyRecord | undefined>(this.count).fill(undefined);
-    this.payers = new Map(
-      db
-        .prepare("SELECT payer_id, display_name FROM payer ORDER BY seq")
-        .all()
-        .map((r) => [
-          r.payer_id as string,
-          { payer_id: r.payer_id as string, display_name: r.display_name as string },
-        ]),
-    );
+    // Holes read as undefined: no pass over the array at every open.
+    this.#cache = new Array<PolicyRecord | undefined>(this.count);
+    // Rows as arrays, each record made in one loop: every command reads these at open.
+    this.payers = new Map();
+    for (const [id, name] of this.#arrays("SELECT payer_id, display_name FROM payer ORDER BY seq"))
+      this.payers.set(id as string, { payer_id: id as string, display_name: name as string });
     // In lob_id order: SQLite's BINARY collation of UTF-8 text is code-point order.
-    this.lobs = db
-      .prepare("SELECT seq, lob_id, payer_id, lob, state FROM lob ORDER BY lob_id")
-      .all()
-      .map((r) => {
-        const lobId = r.lob_id as string;
-        const payerId = r.payer_id as string;
-        this.#lobSeq.set(lobId, Number(r.seq));
-        return {
-          lob_id: lobId,
-          payer_id: payerId,
-          payer_name: this.payers.get(payerId)?.display_name ?? payerId,
-          lob: r.lob as LobRecord["lob"],
-          state: (r.state as string | null) ?? null,
-        };
+    this.lobs = [];
+    for (const [seq, lobId, payerId, lob, state] of this.#arrays(
+      "SELECT seq, lob_id, payer_id, lob, state FROM lob ORDER BY lob_id",
+    )) {
+      this.#lobSeq.set(lobId as string, Number(seq));
+      this.lobs.push({
+        lob_id: lobId as string,
+        payer_id: payerId as string,
+        payer_name: this.payers.get(payerId as string)?.display_name ?? (payerId as string),
+        lob: lob as LobRecord["lob"],
+        state: (state as string | null) ?? null,
       });
+    }
     this.lobById = new Map(this.lobs.map((l) => [l.lob_id, l]));
   }
 
@@ -275,7 +268,7 @@ class SnapshotStore implements StoreIndex {
   }
 
   #forget(): void {
-    this.#cache.fill(undefined);
+    this.#cache = new Array<PolicyRecord | undefined>(this.count);
     this.#cached = 0;
   }
 
@@ -362,9 +355,60 @@ class SnapshotStore implements StoreIndex {
       `SELECT ${VERSION_COLUMNS} FROM version WHERE seq IN (SELECT value FROM json_each(?))`,
     ).all(JSON.stringify(missing.map((p) => seqs[p])))) {
       const pos = posOf[Number(row.seq)] as number;
-      const known = cache[pos];
+      // The array read now: #forget may have replaced it.
+      const known = this.#cache[pos];
       if (known instanceof SnapshotVersion) known.supplyRow(row);
       else this.#remember(pos, new SnapshotVersion(this.#source, row));
+    }
+  }
+
+  readPage(positions: readonly number[], include: { links: boolean; codeGroups: boolean }): void {
+    const missing = positions.filter((p) => {
+      const v = this.#cache[p];
+      return !(v instanceof SnapshotVersion && v.hasRow);
+    });
+    if (missing.length > 1) {
+      if (this.#cached + missing.length > CACHE_SIZE) this.#forget();
+      // By position through version_order: no map from positions to `seq` needs reading.
+      for (const row of this.#stmt(
+        `SELECT o.pos, ${VERSION_COLUMNS} FROM version_order o JOIN version v ON v.seq = o.version WHERE o.pos IN (SELECT value FROM json_each(?))`,
+      ).all(JSON.stringify(missing))) {
+        const pos = Number(row.pos);
+        const known = this.#cache[pos];
+        if (known instanceof SnapshotVersion) known.supplyRow(row);
+        else this.#remember(pos, new SnapshotVersion(this.#source, row));
+      }
+    }
+    const versions: SnapshotVersion[] = [];
+    for (const p of positions) {
+      const v = this.#cache[p];
+      if (v instanceof SnapshotVersion) versions.push(v);
+    }
+    const bySeq = (list: SnapshotVersion[]) => new Map(list.map((v) => [v.seq, v]));
+    const needLinks = include.links ? versions.filter((v) => !v.hasLinks) : [];
+    if (needLinks.length > 1) {
+      const links = new Map(needLinks.map((v) => [v.seq, [] as LinkRecord[]]));
+      for (const [version, lobId, from, to] of this.#arrays(
+        'SELECT version, lob_id, "from", "to" FROM applicability WHERE version IN (SELECT value FROM json_each(?)) ORDER BY version, seq',
+        JSON.stringify([...links.keys()]),
+      )) {
+        const lob = this.lobById.get(lobId as string);
+        if (lob)
+          links
+            .get(Number(version))
+            ?.push({ lob, from: from as string, to: (to as string | null) ?? null });
+      }
+      const of = bySeq(needLinks);
+      for (const [seq, list] of links) of.get(seq)?.supplyLinks(list);
+    }
+    const needGroups = include.codeGroups ? versions.filter((v) => !v.hasCodeGroups) : [];
+    if (needGroups.length > 1) {
+      const of = bySeq(needGroups);
+      for (const [version, groups] of this.#arrays(
+        "SELECT version, code_groups FROM version_code_groups WHERE version IN (SELECT value FROM json_each(?))",
+        JSON.stringify([...of.keys()]),
+      ))
+        of.get(Number(version))?.supplyCodeGroups(JSON.parse(groups as string) as CodeGroup[]);
     }
   }
 
@@ -461,12 +505,12 @@ class SnapshotStore implements StoreIndex {
     const scope = compileScope(filter);
     const lobs: number[] = [];
     for (const lob of this.lobs)
-      if (matchesCompiledScope([{ lob, from: "", to: null }], scope))
-        lobs.push(this.#lobSeq.get(lob.lob_id) as number);
-    const selects = linkSelector(filter, today);
+      if (matchesScopeLob(lob, scope)) lobs.push(this.#lobSeq.get(lob.lob_id) as number);
+    // Two comparisons per link, no call: this loop runs once per link of the LOBs in scope.
+    const { afterTo, untilFrom } = linkSelector(filter, today);
     for (const days of this.#readLobLinks(lobs))
       for (let k = 0; k < days.length; k += 3)
-        if (selects === null || selects(days[k + 1] as number, days[k + 2] as number))
+        if ((days[k + 2] as number) > afterTo && (days[k + 1] as number) <= untilFrom)
           marked[days[k] as number] = 1;
     return marked;
   }

@@ -52,6 +52,29 @@ export class SnapshotVersion implements PolicyRecord {
     this.#row ??= row;
   }
 
+  /** The version's key in the link tables. */
+  get seq(): number {
+    return this.#seq;
+  }
+
+  /** Whether the links, and the code groups, are read. */
+  get hasLinks(): boolean {
+    return this.#links !== undefined;
+  }
+  get hasCodeGroups(): boolean {
+    return this.#codeGroups !== undefined;
+  }
+
+  /** Takes the links, read with other versions' (a page's), unless it has them already. */
+  supplyLinks(links: LinkRecord[]): void {
+    this.#links ??= links;
+  }
+
+  /** Takes the code groups, read with other versions' (a page's), unless it has them already. */
+  supplyCodeGroups(groups: CodeGroup[]): void {
+    this.#codeGroups ??= groups;
+  }
+
   #full(): Row {
     return (this.#row ??= this.#source.readRow(this.#seq));
   }

@@ -1,6 +1,12 @@
-import type { Applicability, CodeGroup, CodeReference, Relationship } from "../contract/index.js";
+import type {
+  Applicability,
+  CodeGroup,
+  CodeReference,
+  CodeSystem,
+  Relationship,
+} from "../contract/index.js";
 import { LobCategory, LOB_CATEGORIES } from "../contract/index.js";
-import { makeCodeKey } from "../engine/codes.js";
+import { normaliseCode, normalisesTo } from "../engine/codes.js";
 
 /** What a policy says of the codes an analyst asked about. */
 export type Verdict = "covers" | "does not cover" | "mentions" | "mixed" | "none";
@@ -13,10 +19,18 @@ const VERDICT_OF: Record<Relationship, Verdict> = {
 
 /** The relationships a policy's code groups give the asked codes (normalised as rule Filter 5). */
 export function listRelationships(groups: CodeGroup[], refs: CodeReference[]): Relationship[] {
-  const asked = new Set(refs.flatMap((r) => r.codes.map((c) => makeCodeKey(r.code_system, c))));
+  // The asked codes by system, normalised once; each group's codes are tested in place.
+  const asked = new Map<CodeSystem, string[]>();
+  for (const r of refs) {
+    const list = asked.get(r.code_system) ?? [];
+    asked.set(r.code_system, [...list, ...r.codes.map((c) => normaliseCode(r.code_system, c))]);
+  }
   const found = new Set<Relationship>();
-  for (const g of groups)
-    if (g.codes.some((c) => asked.has(makeCodeKey(g.code_system, c)))) found.add(g.relationship);
+  for (const g of groups) {
+    const codes = asked.get(g.code_system);
+    if (codes && g.codes.some((c) => codes.some((k) => normalisesTo(g.code_system, c, k))))
+      found.add(g.relationship);
+  }
   return [...found];
 }
 

@@ -8,6 +8,7 @@ import {
   matchesCodeRef,
   matchesCodeRefs,
   normaliseCode,
+  normalisesTo,
 } from "../../../src/engine/codes.js";
 import type { PolicyRecord } from "../../../src/engine/db.js";
 import { allIds, code, policy, rulesDb } from "./rules-fixture.js";
@@ -47,6 +48,32 @@ const db = rulesDb([
   }),
 ]);
 const version = (id: string) => db.byId.get(id) as PolicyRecord;
+
+describe("normalisesTo: normaliseCode's answer without the string", () => {
+  const SYSTEMS: CodeSystem[] = ["ICD10CM", "CPT", "HCPCS"];
+  const chars = fc.constantFrom(..."aAeE19. \t\n\u00a0\ufeffßéİ-".split(""));
+  const code = fc.array(chars, { maxLength: 8 }).map((c) => c.join(""));
+  it("agrees with comparing normaliseCode's strings (ASCII and not)", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...SYSTEMS), code, code, (system, a, b) => {
+        const k = normaliseCode(system, b);
+        expect(normalisesTo(system, a, k)).toBe(normaliseCode(system, a) === k);
+        expect(normalisesTo(system, a, normaliseCode(system, a))).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it.each<[CodeSystem, string, string, boolean]>([
+    ["ICD10CM", " e11.9 ", "E119", true],
+    ["ICD10CM", ". E119", "E119", false],
+    ["CPT", "97.110", "97110", false],
+    ["ICD10CM", "E11.9\u00a0", "E119", true],
+    ["ICD10CM", "E11.91", "E119", false],
+  ])("%s %j -> %j: %s", (system, raw, key, want) => {
+    expect(normalisesTo(system, raw, key)).toBe(want);
+  });
+});
 
 describe("matchesCodeRef (rule Filter 5: system, normalised code, relationship list)", () => {
   it.each<{ name: string; id: string; ref: CodeReference; expected: boolean }>([

@@ -40,6 +40,7 @@ function boundedStore(): { db: Db; misses: () => number } {
     },
     // Postings a row each: ranking reads the candidates' own text.
     countPostings: () => Number.POSITIVE_INFINITY,
+    readPage: () => undefined,
   } as Partial<StoreIndex> as StoreIndex;
   return { db: { ...memory, index }, misses: () => misses };
 }

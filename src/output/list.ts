@@ -95,8 +95,9 @@ export async function writeList<T>(
       const body = fields ? { ...page, data: pick(page.data) } : page;
       await writeText(io.stdout, formatJson(io, body, 2) + "\n");
     } else {
-      // A server that never stops saying has_more would otherwise grow this until V8 aborts.
-      hold(page.data);
+      // A server that never stops saying has_more would otherwise grow this until V8 aborts
+      // (one page is one response, bounded as the client reads it: not measured again).
+      if (out.all) hold(page.data);
       kept.push(...page.data);
     }
   }

@@ -27,9 +27,20 @@ export function listRelationships(groups: CodeGroup[], refs: CodeReference[]): R
   }
   const found = new Set<Relationship>();
   for (const g of groups) {
-    const codes = asked.get(g.code_system);
-    if (codes && g.codes.some((c) => codes.some((k) => normalisesTo(g.code_system, c, k))))
-      found.add(g.relationship);
+    const keys = asked.get(g.code_system);
+    if (!keys || found.has(g.relationship)) continue;
+    const firsts = new Set(keys.map((k) => k.charCodeAt(0)));
+    for (const c of g.codes) {
+      // A code that starts with a letter or digit normalises to a key that starts with it in
+      // upper case: most codes of a group are told apart by that one comparison.
+      const f = c.charCodeAt(0);
+      const letter = f >= 97 && f <= 122 ? f - 32 : f;
+      if (((f >= 48 && f <= 57) || (letter >= 65 && letter <= 90)) && !firsts.has(letter)) continue;
+      if (keys.some((k) => normalisesTo(g.code_system, c, k))) {
+        found.add(g.relationship);
+        break;
+      }
+    }
   }
   return [...found];
 }

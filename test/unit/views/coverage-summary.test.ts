@@ -1,9 +1,12 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Applicability, CodeGroup, CodeReference } from "../../../src/contract/index.js";
+import { makeCodeKey } from "../../../src/engine/codes.js";
 import {
   describeApplicability,
   describeCodeGroup,
   listLobs,
+  listRelationships,
   listPayers,
   listStates,
   summarizeScope,
@@ -32,6 +35,46 @@ describe("summarizeVerdict", () => {
     ["no groups", [], refs, "none"],
   ])("%s", (_name, groups, asked, verdict) => {
     expect(summarizeVerdict(groups, asked)).toBe(verdict);
+  });
+});
+
+describe("listRelationships: every group with an asked code (rule Filter 5's normalisation)", () => {
+  const chars = fc.constantFrom(..."eE19. \t\u00a0é-".split(""));
+  const code = fc.array(chars, { maxLength: 5 }).map((c) => c.join(""));
+  const system = fc.constantFrom<CodeGroup["code_system"]>("ICD10CM", "CPT");
+  const relationship = fc.constantFrom<CodeGroup["relationship"]>(
+    "COVERS",
+    "DOES_NOT_COVER",
+    "REFERENCES",
+  );
+  it("as keys made for every code would find them", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(system, relationship, fc.array(code, { maxLength: 6 })), {
+          maxLength: 5,
+        }),
+        fc.array(
+          fc.record({ code_system: system, codes: fc.array(code, { minLength: 1, maxLength: 2 }) }),
+          {
+            minLength: 1,
+            maxLength: 2,
+          },
+        ),
+        (groupList, refs) => {
+          const groups = groupList.map(([s, r, codes]) => group(s, r, codes));
+          const asked = new Set(
+            refs.flatMap((r) => r.codes.map((c) => makeCodeKey(r.code_system, c))),
+          );
+          const want = new Set(
+            groups
+              .filter((g) => g.codes.some((c) => asked.has(makeCodeKey(g.code_system, c))))
+              .map((g) => g.relationship),
+          );
+          expect(new Set(listRelationships(groups, refs))).toEqual(want);
+        },
+      ),
+      { numRuns: 1000 },
+    );
   });
 });
 

@@ -1,6 +1,9 @@
 import type { Db, PolicyRecord } from "./db.js";
 import { stripMarkup, tokenize } from "./text.js";
 
+/** Non-negative integers, in the narrowest typed array that holds them. */
+export type CountArray = Uint8Array | Uint16Array | Int32Array;
+
 /**
  * Every version's title and summary tokenised once, as postings: a `q` query reads the versions
  * holding its few terms instead of visiting every version (20,000 map lookups per term, each a
@@ -15,9 +18,12 @@ export interface TextIndex {
   /** Per posting: the term's count in the title and in the summary. */
   readonly titleCounts: Int32Array;
   readonly summaryCounts: Int32Array;
-  /** Per version: its title's and summary's number of terms. */
-  readonly titleLengths: Int32Array;
-  readonly summaryLengths: Int32Array;
+  /**
+   * Per version: its title's and summary's number of terms (a snapshot stores them in the
+   * narrowest unsigned array that holds them).
+   */
+  readonly titleLengths: CountArray;
+  readonly summaryLengths: CountArray;
   /** Sums of the lengths over every version: what a query that filters nothing averages over. */
   readonly titleTotal: number;
   readonly summaryTotal: number;

@@ -18,6 +18,7 @@ import {
   SNAPSHOT_VERSION,
 } from "./schema.js";
 import { dayNumber, OPEN_END } from "./days.js";
+import { bytesOf, narrowCounts } from "./counts.js";
 import { unpackCodeLinks } from "./packed-links.js";
 import { loadSqlite } from "./sqlite.js";
 
@@ -293,8 +294,8 @@ class SnapshotWriter implements SnapshotSink {
       postings.run(
         id,
         bytesOf(index.docs.subarray(from, to)),
-        bytesOf(index.titleCounts.subarray(from, to)),
-        bytesOf(index.summaryCounts.subarray(from, to)),
+        bytesOf(narrowCounts(index.titleCounts.subarray(from, to))),
+        bytesOf(narrowCounts(index.summaryCounts.subarray(from, to))),
       );
     }
     this.#writeCodeGroups();
@@ -351,8 +352,8 @@ class SnapshotWriter implements SnapshotSink {
       );
     }
     flushLob();
-    meta.run("title_terms", bytesOf(index.titleLengths));
-    meta.run("summary_terms", bytesOf(index.summaryLengths));
+    meta.run("title_terms", bytesOf(narrowCounts(index.titleLengths)));
+    meta.run("summary_terms", bytesOf(narrowCounts(index.summaryLengths)));
     meta.run("title_total", index.titleTotal);
     meta.run("summary_total", index.summaryTotal);
   }
@@ -479,8 +480,4 @@ class BatchInsert {
       this.#one.run(...this.#values.slice(at, at + this.#width));
     this.#values.length = 0;
   }
-}
-
-function bytesOf(a: Int32Array): Uint8Array {
-  return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 }

@@ -21,9 +21,10 @@ export function createLocalTransport(dataset: LoadedDataset, today: string): Tra
     kind: "local",
     baseUrl: LOCAL_BASE_URL,
     async send(req: ApiRequest): Promise<ApiResponse> {
-      // A JSON round trip, so the engine sees exactly what the wire would carry. Not the answer's:
-      // the engine builds plain JSON values, and the client's check copies them as it copies
-      // the wire's (a page of code groups is a few hundred kilobytes to write and read again).
+      // A JSON round trip, so the engine sees exactly what the wire would carry. Not the answer's
+      // (a page of code groups is a few hundred kilobytes to write and read again): the engine
+      // builds plain JSON values, new for each answer but a snapshot's code groups, which are
+      // frozen (a command cannot change what a later answer holds).
       const body = req.body === undefined ? undefined : JSON.parse(JSON.stringify(req.body));
       return handleApiRequest(ctx, { ...req, body });
     },

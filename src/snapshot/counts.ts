@@ -1,4 +1,5 @@
 import type { CountArray } from "../engine/text-index.js";
+import { UsageError } from "../errors.js";
 
 /**
  * Non-negative integers as the narrowest array that holds them (one, two or four bytes each):
@@ -19,17 +20,21 @@ export function bytesOf(a: CountArray | Int32Array): Uint8Array {
 }
 
 /**
- * `n` counts stored by narrowCounts: their width is the blob's length over `n` (an empty
- * array for a blob of any other length).
+ * `n` counts stored by narrowCounts: their width is the blob's length over `n`. A blob of any
+ * other length is a damaged snapshot (exit 2), never read as other numbers.
  */
 export function readCounts(blob: unknown, n: number): CountArray {
-  if (!(blob instanceof Uint8Array)) return new Int32Array(n);
-  const width = n === 0 ? 4 : blob.byteLength / n;
+  if (n === 0) return new Int32Array(0);
+  const width = blob instanceof Uint8Array ? blob.byteLength / n : 0;
+  if (!(blob instanceof Uint8Array) || !(width === 1 || width === 2 || width === 4))
+    throw new UsageError(
+      `the snapshot is damaged: an array of ${n} counts is stored in ${blob instanceof Uint8Array ? blob.byteLength : 0} bytes`,
+      "Rebuild it with `coverage data build DATASET.json -o SNAPSHOT.db --force`.",
+    );
   // A copy where the bytes are not aligned for the width (node:sqlite gives each blob its own
   // buffer, so they are).
   const bytes = blob.byteOffset % 4 === 0 ? blob : new Uint8Array(blob);
   if (width === 1) return bytes;
   if (width === 2) return new Uint16Array(bytes.buffer, bytes.byteOffset, n);
-  if (width === 4) return new Int32Array(bytes.buffer, bytes.byteOffset, n);
-  return new Int32Array(n);
+  return new Int32Array(bytes.buffer, bytes.byteOffset, n);
 }

@@ -59,7 +59,7 @@ export async function exportSnapshot(
 ): Promise<{ versions: number }> {
   if (!options.force && existsSync(output))
     throw new UsageError(`${output} exists`, "Pass --force to replace it.");
-  const { db, meta } = await openSnapshotDatabase(snapshot);
+  const { db, meta } = await openSnapshotDatabase(snapshot, { older: true });
   const target = path.resolve(output);
   const temp = path.join(
     path.dirname(target),

@@ -29,7 +29,7 @@ export async function describeDataset(file: string): Promise<DatasetInfo> {
   const abs = path.resolve(file);
   if (isSqliteFile(abs)) {
     const { openSnapshotDatabase } = await import("./store.js");
-    const { db, meta } = await openSnapshotDatabase(file);
+    const { db, meta } = await openSnapshotDatabase(file, { older: true });
     db.close();
     const n = (key: string) => Number(meta.get(key) ?? 0);
     return {

@@ -1,8 +1,9 @@
 /** What a snapshot's `meta` table calls its format. */
 export const SNAPSHOT_FORMAT = "coverage-snapshot";
 /**
- * The snapshot format this release writes; it reads this one and older ones, and refuses a
- * newer one rather than misread it. Version 2: `meta` is a rowid table (a lookup in version 1's
+ * The snapshot format this release writes and queries; `data info` and `data export` read
+ * older ones too (their tables are the same), and every command refuses a newer one rather
+ * than misread it. Version 2: `meta` is a rowid table (a lookup in version 1's
  * WITHOUT ROWID table read any large blob its search passed over), the text index's postings
  * are a row of arrays per term, each LOB's links with their periods a row per LOB, and each
  * version's code descriptions are stored beside its code links.

@@ -26,9 +26,14 @@ type Row = Record<string, SQLOutputValue>;
 /** What a snapshot's `meta` table says about it. */
 export type SnapshotMeta = Map<string, SQLOutputValue>;
 
-/** Opens a snapshot read-only and checks that this release can read it (exit 2 otherwise). */
+/**
+ * Opens a snapshot read-only and checks that this release can read it (exit 2 otherwise).
+ * `older`: an older format is accepted too (`data info` and `data export` read only the
+ * tables every format has, so a snapshot can always be turned back into its dataset).
+ */
 export async function openSnapshotDatabase(
   file: string,
+  { older = false }: { older?: boolean } = {},
 ): Promise<{ db: DatabaseSync; meta: SnapshotMeta }> {
   const { DatabaseSync } = await loadSqlite();
   let db: DatabaseSync;
@@ -69,14 +74,29 @@ export async function openSnapshotDatabase(
       "Upgrade coverage, or rebuild the snapshot with this release's `coverage data build`.",
     );
   }
-  if (version < SNAPSHOT_VERSION) {
+  if (version < SNAPSHOT_VERSION && !older) {
     db.close();
     throw new UsageError(
-      `snapshot ${file} has format version ${version}, older than this release reads (${SNAPSHOT_VERSION})`,
-      "Rebuild it from its dataset with `coverage data build DATASET.json -o SNAPSHOT.db` (or run `coverage data import mcd` again).",
+      `snapshot ${file} has format version ${version}, older than this release queries (${SNAPSHOT_VERSION})`,
+      `Rebuild it: \`coverage data export ${file} -o DATASET.json\`, then \`coverage data build DATASET.json -o ${file} --force\`.`,
     );
   }
   return { db, meta };
+}
+
+/**
+ * A version's stored code groups, frozen: a record keeps them, and an answer hands them over as
+ * they are (the local transport does not copy it), so nothing a command does to an answer can
+ * change a later one.
+ */
+function parseCodeGroups(json: string | undefined): CodeGroup[] {
+  const groups = JSON.parse(json ?? "[]") as CodeGroup[];
+  for (const g of groups) {
+    Object.freeze(g.codes);
+    if (g.descriptions) Object.freeze(g.descriptions);
+    Object.freeze(g);
+  }
+  return Object.freeze(groups) as CodeGroup[];
 }
 
 /** A snapshot as the engine's store: nothing but payers and LOBs is read until asked for. */
@@ -411,7 +431,7 @@ class SnapshotStore implements StoreIndex {
         "SELECT version, code_groups FROM version_code_groups WHERE version IN (SELECT value FROM json_each(?))",
         JSON.stringify([...of.keys()]),
       ))
-        of.get(Number(version))?.supplyCodeGroups(JSON.parse(groups as string) as CodeGroup[]);
+        of.get(Number(version))?.supplyCodeGroups(parseCodeGroups(groups as string));
     }
   }
 
@@ -447,7 +467,7 @@ class SnapshotStore implements StoreIndex {
     const row = this.#stmt("SELECT code_groups FROM version_code_groups WHERE version = ?").get(
       seq,
     );
-    return JSON.parse((row?.code_groups as string | undefined) ?? "[]") as CodeGroup[];
+    return parseCodeGroups(row?.code_groups as string | undefined);
   }
 
   readonly #descriptions = new Map<string, string | null>();

@@ -22,8 +22,11 @@ describe("narrowCounts and readCounts (counts and lengths stored one, two or fou
     );
   });
 
-  it("a blob of another length than 1, 2 or 4 bytes per count reads as zeros, never misread", () => {
-    expect(Array.from(readCounts(new Uint8Array(6), 4))).toEqual([0, 0, 0, 0]);
-    expect(Array.from(readCounts(null, 2))).toEqual([0, 0]);
+  it("a blob of another length than 1, 2 or 4 bytes per count is a damaged snapshot (exit 2)", () => {
+    for (const blob of [new Uint8Array(6), new Uint8Array(12), null])
+      expect(() => readCounts(blob, 4)).toThrow(
+        expect.objectContaining({ exitCode: 2, message: expect.stringMatching(/damaged/) }),
+      );
+    expect(Array.from(readCounts(null, 0))).toEqual([]);
   });
 });

@@ -146,8 +146,10 @@ describe.skipIf(!SQLITE)("a snapshot reads a page's code groups as its build mad
     const links = countCatalogueQueries(/\bFROM version_code_links\b/);
     const groups = countCatalogueQueries(/\bFROM version_code_groups\b/);
     const res = handleApiRequest(ctx(snapshot), PAGE);
-    // The page's groups in one read, and kept: none for the same page again.
+    // The page's groups in one read, and kept (frozen): none for the same page again.
     expect([count.n, links.n, groups.n]).toEqual([0, 0, 1]);
+    const first = (res.body as { data: Array<{ code_groups: object[] }> }).data[0]!.code_groups;
+    expect([Object.isFrozen(first), Object.isFrozen(first[0])]).toEqual([true, true]);
     handleApiRequest(ctx(snapshot), PAGE);
     expect(groups.n).toBe(1);
     expect(JSON.stringify(res.body)).toBe(JSON.stringify(handleApiRequest(ctx(memory), PAGE).body));

@@ -295,18 +295,16 @@ export function filterPolicies(
   let ranked = cache?.get(key);
   if (!ranked) {
     ranked = sortVersions(db, findMatching(db, filter, today, budget), request, budget);
-
     cache?.set(key, ranked);
   }
   // A store on disk reads the page's records (and what the page shows of them) in one go each.
-  const offset = request.offset ?? 0;
-  const pagePositions =
-    db.index && ranked.positionsOf?.(offset, offset + (request.limit ?? DEFAULT_LIMIT));
-  if (pagePositions)
-    db.index?.readPage(pagePositions, {
+  if (db.index && ranked.positionsOf) {
+    const offset = request.offset ?? 0;
+    db.index.readPage(ranked.positionsOf(offset, offset + (request.limit ?? DEFAULT_LIMIT)), {
       links: Boolean(request.include_applicability),
       codeGroups: Boolean(request.include_code_groups),
     });
+  }
   const page = slicePage(ranked, request.limit, request.offset);
   // Groups the cache holds are taken first (a later insertion could push them out), then the
   // descriptions of the rest in one read, not one per code of each version.

@@ -15,6 +15,7 @@ import { compileScope, hasScopeFilter, matchesScopeLob } from "../engine/links.j
 import type { CountArray, TextIndex } from "../engine/text-index.js";
 import type { LoadedDataset } from "../dataset/load.js";
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from "./schema.js";
+import { BoundedMap } from "./bounded-map.js";
 import { readCounts } from "./counts.js";
 import { unpackCodeLinks } from "./packed-links.js";
 import { SnapshotVersion, type VersionSource } from "./version.js";
@@ -156,20 +157,38 @@ function exactDayNumber(date: string | null | undefined): number | null {
 }
 
 /**
- * Rule Filter 3 over a link's period as day numbers: the scope filters may test a link when
- * `to > afterTo` and `from <= untilFrom` (windowed, all-time for `retired: true`, else current
- * as of today; an open end is OPEN_END, after every day). Never narrower than the rule: a bound
- * it cannot read is left out.
+ * The day numbers a filter's dates are compared by. Rule Filter 2: a version's period must end
+ * after `start` and begin by `end` (unbounded without a window). Rule Filter 3: the scope
+ * filters may test a link whose period ends after `afterTo` and begins by `untilFrom` (the
+ * window; all time for `retired: true`; else current as of today). An open end is OPEN_END,
+ * after every day. A date that is not a real day is left out, never narrower than the rules,
+ * and then `exact` is false.
  */
-function linkSelector(filter: PolicyFilter, today: string): { afterTo: number; untilFrom: number } {
+interface DayBounds {
+  start: number;
+  end: number;
+  afterTo: number;
+  untilFrom: number;
+  exact: boolean;
+}
+
+function readDayBounds(filter: PolicyFilter, today: string): DayBounds {
   const window = filter.effective_date;
-  if (window)
+  if (window) {
+    const start = exactDayNumber(window.start);
+    const end = exactDayNumber(window.end);
     return {
-      afterTo: exactDayNumber(window.start) ?? -OPEN_END,
-      untilFrom: exactDayNumber(window.end) ?? OPEN_END,
+      start: start ?? -OPEN_END,
+      end: end ?? OPEN_END,
+      afterTo: start ?? -OPEN_END,
+      untilFrom: end ?? OPEN_END,
+      exact: (start !== null || window.start == null) && (end !== null || window.end == null),
     };
-  if (filter.retired === true) return { afterTo: -OPEN_END, untilFrom: OPEN_END };
-  return { afterTo: exactDayNumber(today) ?? -OPEN_END, untilFrom: OPEN_END };
+  }
+  const unbounded = { start: -OPEN_END, end: OPEN_END, afterTo: -OPEN_END, untilFrom: OPEN_END };
+  if (filter.retired === true) return { ...unbounded, exact: true };
+  const day = exactDayNumber(today);
+  return { ...unbounded, afterTo: day ?? -OPEN_END, exact: day !== null };
 }
 
 class SnapshotStore implements StoreIndex {
@@ -187,8 +206,10 @@ class SnapshotStore implements StoreIndex {
   #dayArrays: { from: Int32Array; to: Int32Array } | undefined;
   readonly #lobSeq = new Map<string, number>();
   // LOB links read lately, by LOB `seq` (bounded by their total size).
-  readonly #lobLinkRows = new Map<number, Int32Array>();
-  #lobLinkInts = 0;
+  readonly #lobLinkRows = new BoundedMap<number, Int32Array>(
+    Number.POSITIVE_INFINITY,
+    MAX_LOB_LINK_INTS,
+  );
   #posOfSeq: Int32Array | undefined;
   #seqOfPos: Int32Array | undefined;
 
@@ -310,19 +331,7 @@ class SnapshotStore implements StoreIndex {
       if (!cache[positions[i] as number]) missing.push(positions[i] as number);
     if (this.#cached + missing.length > CACHE_SIZE) this.#forget();
     const seqs = this.#seqs();
-    const list = JSON.stringify(missing.map((p) => seqs[p]));
-    const links = new Map<number, LinkRecord[]>();
-    let last = -1;
-    let out: LinkRecord[] = [];
-    for (const [version, lobId, from, to] of this.#arrays(
-      'SELECT version, lob_id, "from", "to" FROM applicability WHERE version IN (SELECT value FROM json_each(?)) ORDER BY version, seq',
-      list,
-    )) {
-      const seq = Number(version);
-      if (seq !== last) links.set((last = seq), (out = []));
-      const lob = this.lobById.get(lobId as string);
-      if (lob) out.push({ lob, from: from as string, to: (to as string | null) ?? null });
-    }
+    const links = this.#linksOf(missing.map((p) => seqs[p] as number));
     // What the filters read (dates and links); the rest of a row when something asks for it.
     // The dates from the day numbers stored at build time where they say the same (a day of
     // this century is one string only); the version table's pages were half of this read.
@@ -360,78 +369,64 @@ class SnapshotStore implements StoreIndex {
   }
 
   /**
-   * The whole rows (but criteria) of these versions, in one query: a code search ranks its
-   * hundreds of matches by their titles and summaries, which were one query per version.
+   * The whole rows (but criteria) of these versions that are not read yet, in one query: a code
+   * search ranks its hundreds of matches by their titles and summaries, and a page shows 20
+   * versions, which were one query each. By position through version_order: no map from
+   * positions to `seq` needs reading.
    */
   #prefetchRows(positions: readonly number[]): void {
-    const cache = this.#cache;
-    const missing: number[] = [];
-    for (let i = 0; i < positions.length; i++) {
-      const v = cache[positions[i] as number];
-      if (!(v instanceof SnapshotVersion && v.hasRow)) missing.push(positions[i] as number);
-    }
+    const missing = positions.filter((p) => {
+      const v = this.#cache[p];
+      return !(v instanceof SnapshotVersion && v.hasRow);
+    });
     if (missing.length < 2) return;
     if (this.#cached + missing.length > CACHE_SIZE) this.#forget();
-    const seqs = this.#seqs();
-    const posOf = this.#positions();
     for (const row of this.#stmt(
-      `SELECT ${VERSION_COLUMNS} FROM version WHERE seq IN (SELECT value FROM json_each(?))`,
-    ).all(JSON.stringify(missing.map((p) => seqs[p])))) {
-      const pos = posOf[Number(row.seq)] as number;
-      // The array read now: #forget may have replaced it.
+      `SELECT o.pos, ${VERSION_COLUMNS} FROM version_order o JOIN version v ON v.seq = o.version WHERE o.pos IN (SELECT value FROM json_each(?))`,
+    ).all(JSON.stringify(missing))) {
+      const pos = Number(row.pos);
       const known = this.#cache[pos];
       if (known instanceof SnapshotVersion) known.supplyRow(row);
       else this.#remember(pos, new SnapshotVersion(this.#source, row));
     }
   }
 
-  readPage(positions: readonly number[], include: { links: boolean; codeGroups: boolean }): void {
-    const missing = positions.filter((p) => {
-      const v = this.#cache[p];
-      return !(v instanceof SnapshotVersion && v.hasRow);
-    });
-    if (missing.length > 1) {
-      if (this.#cached + missing.length > CACHE_SIZE) this.#forget();
-      // By position through version_order: no map from positions to `seq` needs reading.
-      for (const row of this.#stmt(
-        `SELECT o.pos, ${VERSION_COLUMNS} FROM version_order o JOIN version v ON v.seq = o.version WHERE o.pos IN (SELECT value FROM json_each(?))`,
-      ).all(JSON.stringify(missing))) {
-        const pos = Number(row.pos);
-        const known = this.#cache[pos];
-        if (known instanceof SnapshotVersion) known.supplyRow(row);
-        else this.#remember(pos, new SnapshotVersion(this.#source, row));
-      }
+  /** The links of these versions (by `seq`), in one query; every one asked has a list. */
+  #linksOf(seqs: readonly number[]): Map<number, LinkRecord[]> {
+    const links = new Map(seqs.map((seq) => [seq, [] as LinkRecord[]]));
+    for (const [version, lobId, from, to] of this.#arrays(
+      'SELECT version, lob_id, "from", "to" FROM applicability WHERE version IN (SELECT value FROM json_each(?)) ORDER BY version, seq',
+      JSON.stringify(seqs),
+    )) {
+      const lob = this.lobById.get(lobId as string);
+      if (lob)
+        links
+          .get(Number(version))
+          ?.push({ lob, from: from as string, to: (to as string | null) ?? null });
     }
+    return links;
+  }
+
+  readPage(positions: readonly number[], include: { links: boolean; codeGroups: boolean }): void {
+    this.#prefetchRows(positions);
     const versions: SnapshotVersion[] = [];
     for (const p of positions) {
       const v = this.#cache[p];
       if (v instanceof SnapshotVersion) versions.push(v);
     }
-    const bySeq = (list: SnapshotVersion[]) => new Map(list.map((v) => [v.seq, v]));
     const needLinks = include.links ? versions.filter((v) => !v.hasLinks) : [];
     if (needLinks.length > 1) {
-      const links = new Map(needLinks.map((v) => [v.seq, [] as LinkRecord[]]));
-      for (const [version, lobId, from, to] of this.#arrays(
-        'SELECT version, lob_id, "from", "to" FROM applicability WHERE version IN (SELECT value FROM json_each(?)) ORDER BY version, seq',
-        JSON.stringify([...links.keys()]),
-      )) {
-        const lob = this.lobById.get(lobId as string);
-        if (lob)
-          links
-            .get(Number(version))
-            ?.push({ lob, from: from as string, to: (to as string | null) ?? null });
-      }
-      const of = bySeq(needLinks);
-      for (const [seq, list] of links) of.get(seq)?.supplyLinks(list);
+      const links = this.#linksOf(needLinks.map((v) => v.seq));
+      for (const v of needLinks) v.supplyLinks(links.get(v.seq) ?? []);
     }
     const needGroups = include.codeGroups ? versions.filter((v) => !v.hasCodeGroups) : [];
     if (needGroups.length > 1) {
-      const of = bySeq(needGroups);
+      const bySeq = new Map(needGroups.map((v) => [v.seq, v]));
       for (const [version, groups] of this.#arrays(
         "SELECT version, code_groups FROM version_code_groups WHERE version IN (SELECT value FROM json_each(?))",
-        JSON.stringify([...of.keys()]),
+        JSON.stringify([...bySeq.keys()]),
       ))
-        of.get(Number(version))?.supplyCodeGroups(parseCodeGroups(groups as string));
+        bySeq.get(Number(version))?.supplyCodeGroups(parseCodeGroups(groups as string));
     }
   }
 
@@ -447,14 +442,7 @@ class SnapshotStore implements StoreIndex {
   };
 
   #readLinks(seq: number): LinkRecord[] {
-    const out: LinkRecord[] = [];
-    for (const r of this.#stmt(
-      'SELECT lob_id, "from", "to" FROM applicability WHERE version = ? ORDER BY seq',
-    ).all(seq)) {
-      const lob = this.lobById.get(r.lob_id as string);
-      if (lob) out.push({ lob, from: r.from as string, to: (r.to as string | null) ?? null });
-    }
-    return out;
+    return this.#linksOf([seq]).get(seq) ?? [];
   }
 
   #readCodes(seq: number): CodeLinkRecord[] {
@@ -471,19 +459,19 @@ class SnapshotStore implements StoreIndex {
   }
 
   readonly #descriptions = new Map<string, string | null>();
-  readonly #byCode = new Map<string, number[] | null>();
-  #byCodeKept = 0;
-  readonly #termPostings = new Map<string, Posting | null>();
-  #postingsKept = 0;
+  // Remembered for a server's next requests: a code's positions, a term's postings (bounded by
+  // the numbers kept too: a common code has a version in ten, a common word's list is ~30,000
+  // long at 5M links).
+  readonly #byCode = new BoundedMap<string, number[] | null>(2048, MAX_POSTINGS);
+  readonly #termPostings = new BoundedMap<string, Posting | null>(1024, MAX_POSTINGS);
 
   settles(filter: PolicyFilter, today: string): boolean {
     // Exact when every date it compares is a day it can read: the dates of the versions and
-    // links always are (the format checks them), the window's bounds and today must be.
-    const readable = (date: string | null | undefined) =>
-      date == null || exactDayNumber(date) !== null;
-    const window = filter.effective_date;
-    if (window) return readable(window.start) && readable(window.end);
-    return filter.retired === true || !hasScopeFilter(filter) || exactDayNumber(today) !== null;
+    // links always are (the format checks them), the window's bounds and today must be (today
+    // only where rule Filter 3 uses it).
+    return (
+      readDayBounds(filter, today).exact || (!filter.effective_date && !hasScopeFilter(filter))
+    );
   }
 
   findCandidates(
@@ -491,14 +479,13 @@ class SnapshotStore implements StoreIndex {
     today: string,
     within?: readonly number[],
   ): readonly number[] {
-    const window = filter.effective_date;
     const retired = filter.retired;
-    const dated = retired != null || Boolean(window);
+    const dated = retired != null || Boolean(filter.effective_date);
     // A bound not read as a day is left out: the candidates stay a superset.
-    const start = exactDayNumber(window?.start) ?? -OPEN_END;
-    const end = exactDayNumber(window?.end) ?? OPEN_END;
+    const bounds = readDayBounds(filter, today);
+    const { start, end } = bounds;
     const { from, to } = dated ? this.#days() : { from: new Int32Array(0), to: new Int32Array(0) };
-    const marked = hasScopeFilter(filter) ? this.#markScope(filter, today) : null;
+    const marked = hasScopeFilter(filter) ? this.#markScope(filter, bounds) : null;
     // Rules Filter 1 and 2 on the day numbers, and the scope marks: in one loop, no call per
     // position (this runs once per version of the snapshot when no code narrows first).
     const out: number[] = [];
@@ -523,14 +510,13 @@ class SnapshotStore implements StoreIndex {
    * rule Filter 3 could select. Only the rows of those LOBs are read (a state's and the
    * nationwide ones: a tenth of the links, on the bench's data).
    */
-  #markScope(filter: PolicyFilter, today: string): Uint8Array {
+  #markScope(filter: PolicyFilter, { afterTo, untilFrom }: DayBounds): Uint8Array {
     const marked = new Uint8Array(this.count);
     const scope = compileScope(filter);
     const lobs: number[] = [];
     for (const lob of this.lobs)
       if (matchesScopeLob(lob, scope)) lobs.push(this.#lobSeq.get(lob.lob_id) as number);
     // Two comparisons per link, no call: this loop runs once per link of the LOBs in scope.
-    const { afterTo, untilFrom } = linkSelector(filter, today);
     for (const days of this.#readLobLinks(lobs))
       for (let k = 0; k < days.length; k += 3)
         if ((days[k + 2] as number) > afterTo && (days[k + 1] as number) <= untilFrom)
@@ -554,12 +540,7 @@ class SnapshotStore implements StoreIndex {
     )) {
       const size = blob instanceof Uint8Array ? blob.byteLength >> 2 : 0;
       const days = int32s(blob, size - (size % 3));
-      if (this.#lobLinkInts + days.length > MAX_LOB_LINK_INTS) {
-        this.#lobLinkRows.clear();
-        this.#lobLinkInts = 0;
-      }
-      this.#lobLinkRows.set(Number(lob), days);
-      this.#lobLinkInts += days.length;
+      this.#lobLinkRows.set(Number(lob), days, days.length);
       out.push(days);
     }
     return out;
@@ -615,15 +596,7 @@ class SnapshotStore implements StoreIndex {
         summaryCounts: readCounts(row.summary_counts, n),
       };
     }
-    // Bounded by the postings kept, not the terms: a common word's list is ~30,000 long at
-    // 5M links.
-    const size = list?.docs.length ?? 0;
-    if (this.#termPostings.size >= 1024 || this.#postingsKept + size > MAX_POSTINGS) {
-      this.#termPostings.clear();
-      this.#postingsKept = 0;
-    }
-    this.#termPostings.set(term, list);
-    this.#postingsKept += size;
+    this.#termPostings.set(term, list, list?.docs.length ?? 0);
     return list;
   }
 
@@ -747,7 +720,7 @@ class SnapshotStore implements StoreIndex {
       }, this.count),
       byCode: this.#lookup(
         (key) => {
-          // Remembered for a server's next requests (bounded; the lists are never changed).
+          // The lists are never changed, so a remembered one is handed out as it is.
           const known = this.#byCode.get(key);
           if (known !== undefined) return known ?? undefined;
           // Stored at build time: distinct, ascending.
@@ -756,13 +729,7 @@ class SnapshotStore implements StoreIndex {
           )?.positions;
           const size = blob instanceof Uint8Array ? blob.byteLength >> 2 : 0;
           const list = size ? Array.from(int32s(blob, size)) : null;
-          // Bounded by the positions kept as well: a common code has a version in ten.
-          if (this.#byCode.size >= 2048 || this.#byCodeKept + size > MAX_POSTINGS) {
-            this.#byCode.clear();
-            this.#byCodeKept = 0;
-          }
-          this.#byCode.set(key, list);
-          this.#byCodeKept += size;
+          this.#byCode.set(key, list, size);
           return list ?? undefined;
         },
         Number(this.meta.get("codes") ?? 0),

@@ -309,8 +309,7 @@ class SnapshotWriter implements SnapshotSink {
     meta.run("pos_of_seq", bytesOf(posOfSeq));
     meta.run("seq_of_pos", bytesOf(seqOfPos));
     this.#writeCodePositions(posOfSeq);
-    // What the candidate step scans without SQL: each version's dates as day numbers, and
-    // each LOB's linked versions (positions ascending, LOBs in their `seq` order).
+    // What the candidate step scans without SQL: each version's dates as day numbers.
     const n = this.#counts.policies;
     const fromDays = new Int32Array(n);
     const toDays = new Int32Array(n);

@@ -19,24 +19,30 @@ const VERDICT_OF: Record<Relationship, Verdict> = {
 
 /** The relationships a policy's code groups give the asked codes (normalised as rule Filter 5). */
 export function listRelationships(groups: CodeGroup[], refs: CodeReference[]): Relationship[] {
-  // The asked codes by system, normalised once; each group's codes are tested in place.
-  const asked = new Map<CodeSystem, string[]>();
+  // The asked codes by system, normalised once, with their first characters; each group's
+  // codes are tested in place.
+  const asked = new Map<CodeSystem, { keys: string[]; firsts: Set<number> }>();
   for (const r of refs) {
-    const list = asked.get(r.code_system) ?? [];
-    asked.set(r.code_system, [...list, ...r.codes.map((c) => normaliseCode(r.code_system, c))]);
+    let entry = asked.get(r.code_system);
+    if (!entry) asked.set(r.code_system, (entry = { keys: [], firsts: new Set() }));
+    for (const c of r.codes) {
+      const key = normaliseCode(r.code_system, c);
+      entry.keys.push(key);
+      entry.firsts.add(key.charCodeAt(0));
+    }
   }
   const found = new Set<Relationship>();
   for (const g of groups) {
-    const keys = asked.get(g.code_system);
-    if (!keys || found.has(g.relationship)) continue;
-    const firsts = new Set(keys.map((k) => k.charCodeAt(0)));
+    const entry = asked.get(g.code_system);
+    if (!entry || found.has(g.relationship)) continue;
     for (const c of g.codes) {
       // A code that starts with a letter or digit normalises to a key that starts with it in
       // upper case: most codes of a group are told apart by that one comparison.
       const f = c.charCodeAt(0);
       const letter = f >= 97 && f <= 122 ? f - 32 : f;
-      if (((f >= 48 && f <= 57) || (letter >= 65 && letter <= 90)) && !firsts.has(letter)) continue;
-      if (keys.some((k) => normalisesTo(g.code_system, c, k))) {
+      if (((f >= 48 && f <= 57) || (letter >= 65 && letter <= 90)) && !entry.firsts.has(letter))
+        continue;
+      if (entry.keys.some((k) => normalisesTo(g.code_system, c, k))) {
         found.add(g.relationship);
         break;
       }

@@ -42,6 +42,8 @@ export interface RunEnvironment {
   env: NodeJS.ProcessEnv;
   stdout?: NodeJS.WritableStream;
   stderr?: NodeJS.WritableStream;
+  /** Where `-` reads from (default process.stdin). */
+  stdin?: NodeJS.ReadableStream;
   now?: () => Date;
   signal: AbortSignal;
   /**

@@ -118,7 +118,7 @@ _coverage_option() {
     'lobs|--limit'|'lobs|--offset'|'updates|--days'|'updates|--payer'|'updates|--limit'|\
     'updates|--offset'|'code|--payer'|'code|--effective-on'|'matrix|--payer'|\
     'matrix|--effective-on'|'check|--procedure'|'check|--diagnosis'|'check|--payer'|'check|--date'|\
-    'check|--fail-on'|'serve|--port'|'serve|--host'|'serve|--api-key') REPLY='text' ;;
+    'serve|--port'|'serve|--host'|'serve|--api-key') REPLY='text' ;;
     '|--data'|'search|--body'|'check|--input'|'download|-o'|'download|--output'|'data build|-o'|\
     'data build|--output'|'data export|-o'|'data export|--output'|'data import mcd|-o'|\
     'data import mcd|--output'|'data import mcd|--icd10cm'|'data import mcd|--hcpcs') REPLY='file' ;;
@@ -134,6 +134,7 @@ _coverage_option() {
     'payers|--fields') REPLY='list payer_id display_name' ;;
     'lobs|--fields') REPLY='list lob_id payer_id payer_name lob state' ;;
     'updates|--fields') REPLY='list policy_id policy_number title effective_from_date change_type payer_id payer_display_name file_url changes predecessor_id' ;;
+    'check|--fail-on') REPLY='list procedure-not-covered diagnosis-not-covered supported diagnosis-not-listed no-diagnosis-limits mentioned-only not-addressed' ;;
     *) REPLY='' ;;
   esac
 }

@@ -287,7 +287,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--date' 'the date of service, YYYY-MM-DD (default: today)'
             printf '%s\t%s\n' '--input' 'claim lines from a CSV (with a header) or NDJSON file; - for stdin'
             printf '%s\t%s\n' '--strict' 'refuse the whole file (exit 2) when a line is bad, before any request'
-            printf '%s\t%s\n' '--fail-on' 'exit 6 when a row has one of these verdicts (comma-separated)'
+            printf '%s\t%s\n' '--fail-on' 'exit 6 when a row has one of these verdicts (comma-separated, e.g. procedure-not-covered)'
             printf '%s\t%s\n' '--dry-run' 'print the requests instead of sending them'
             printf '%s\t%s\n' '-h' 'show help'
             printf '%s\t%s\n' '--help' 'show help'
@@ -696,8 +696,8 @@ function __coverage_option --argument-names path option --description 'What a co
             'payers|--offset' 'lobs|--payer' 'lobs|--limit' 'lobs|--offset' 'updates|--days' \
             'updates|--payer' 'updates|--limit' 'updates|--offset' 'code|--payer' \
             'code|--effective-on' 'matrix|--payer' 'matrix|--effective-on' 'check|--procedure' \
-            'check|--diagnosis' 'check|--payer' 'check|--date' 'check|--fail-on' 'serve|--port' \
-            'serve|--host' 'serve|--api-key'
+            'check|--diagnosis' 'check|--payer' 'check|--date' 'serve|--port' 'serve|--host' \
+            'serve|--api-key'
             printf '%s\n' 'text'
         case '|--data' 'search|--body' 'check|--input' 'download|-o' 'download|--output' \
             'data build|-o' 'data build|--output' 'data export|-o' 'data export|--output' \
@@ -727,6 +727,8 @@ function __coverage_option --argument-names path option --description 'What a co
             printf '%s\n' 'list' 'lob_id' 'payer_id' 'payer_name' 'lob' 'state'
         case 'updates|--fields'
             printf '%s\n' 'list' 'policy_id' 'policy_number' 'title' 'effective_from_date' 'change_type' 'payer_id' 'payer_display_name' 'file_url' 'changes' 'predecessor_id'
+        case 'check|--fail-on'
+            printf '%s\n' 'list' 'procedure-not-covered' 'diagnosis-not-covered' 'supported' 'diagnosis-not-listed' 'no-diagnosis-limits' 'mentioned-only' 'not-addressed'
         case '*'
             return 1
     end

@@ -184,7 +184,8 @@ async function* readCsv(
       info: true,
       skip_empty_lines: true,
       skip_records_with_error: true,
-      relax_column_count: false,
+      // A row may leave its last columns out (read as empty); more columns than the header is a bad line.
+      relax_column_count_less: true,
       // A quote left open would make the rest of the file one field: stop at a bounded size.
       max_record_size: 4 * MAX_LINE_CHARS,
       columns: (names: string[]) => (header = readHeader(names, source, warn)),

@@ -4,6 +4,7 @@
 // window, never the number of lines.
 import type { ApiClient } from "../backend/client.js";
 import type { Policy } from "../contract/index.js";
+import { UsageError } from "../errors.js";
 import {
   buildCheckBody,
   combinationKey,
@@ -12,7 +13,6 @@ import {
   type CheckedLine,
   type ClaimInput,
   type LineDefaults,
-  type RawClaimLine,
 } from "../requests/claim-line.js";
 import type { ClaimRecord } from "../requests/claim-file.js";
 import {
@@ -65,6 +65,7 @@ export class ClaimChecker {
   readonly #answers = new Map<string, Promise<PreparedAnswer>>();
   readonly #diagnoses: DiagnosisCache = new Map();
   #payers: Promise<string[]> | undefined;
+  #pagingWarned = false;
   #running = 0;
   readonly #waiting: Array<() => void> = [];
 
@@ -122,16 +123,20 @@ export class ClaimChecker {
       );
       items.push(...page.data);
       if (page.offset !== offset) {
-        this.warn(
-          `the server answered offset ${page.offset} when asked for ${offset}; it ignores paging (sandbox?), so ${line.input.procedure} was checked against its first page only`,
-        );
+        if (!this.#pagingWarned)
+          this.warn(
+            `the server answered offset ${page.offset} when asked for ${offset}; it ignores paging (sandbox?), so each combination is checked against its first page only (said once)`,
+          );
+        this.#pagingWarned = true;
         return items;
       }
       if (!page.has_more) return items;
       if (page.data.length === 0) {
-        this.warn(
-          `the server sent an empty page at offset ${offset} yet says it has more; ${line.input.procedure} was checked against what came before`,
-        );
+        if (!this.#pagingWarned)
+          this.warn(
+            `the server sent an empty page at offset ${offset} yet says it has more; ${line.input.procedure} was checked against what came before`,
+          );
+        this.#pagingWarned = true;
         return items;
       }
       offset += page.data.length;
@@ -196,17 +201,38 @@ export async function* checkRecords(
   while (queue.length) yield await queue.shift()!;
 }
 
+/** One claim line as `coverage mcp`'s `check_claim` takes it (codes as `SYSTEM:CODE` or bare). */
+export interface ClaimCheckInput {
+  procedure: string;
+  diagnoses?: string[] | string;
+  state?: string;
+  lob?: string;
+  payer?: string;
+  /** Date of service, YYYY-MM-DD; default `today`. */
+  date?: string;
+}
+
 /**
- * One line checked on its own (what `coverage mcp`'s `check_claim` answers): the `--json`
- * line object, or a LineProblem naming the bad value.
+ * One line checked on its own (what `coverage mcp`'s `check_claim` answers): the `--json` line
+ * object. A bad value is a UsageError naming the field and the fix.
  */
 export async function checkOneClaim(
   client: ApiClient,
-  raw: RawClaimLine,
-  defaults: LineDefaults,
-  options: { warn?: (message: string) => void; listPayers: () => Promise<string[]> },
+  input: ClaimCheckInput,
+  options: { today: string; exactState?: boolean; warn?: (message: string) => void },
 ): Promise<CheckedClaim> {
-  const checker = new ClaimChecker(client, options.warn ?? (() => undefined), options.listPayers);
-  const line = await checker.resolvePayer(parseClaimLine(raw, defaults));
-  return checker.check(line, 1);
+  const warn = options.warn ?? (() => undefined);
+  const { listCatalogueIds } = await import("../backend/catalogue-ids.js");
+  const checker = new ClaimChecker(client, warn, () => listCatalogueIds(client, "payer", warn));
+  try {
+    const line = parseClaimLine(
+      { ...input, diagnosis: input.diagnoses },
+      { date: options.today, exactState: options.exactState },
+    );
+    return await checker.check(await checker.resolvePayer(line), 1);
+  } catch (err) {
+    if (!(err instanceof LineProblem)) throw err;
+    const field = err.column === "diagnosis" ? "diagnoses" : (err.column ?? "procedure");
+    throw new UsageError(`${field}: ${err.message}`, err.fix);
+  }
 }

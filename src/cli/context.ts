@@ -40,10 +40,10 @@ export interface CommandContext {
 
 export interface RunEnvironment {
   env: NodeJS.ProcessEnv;
+  /** Standard input (`--body -`, a piped API key); the process's when absent. */
+  stdin?: NodeJS.ReadableStream;
   stdout?: NodeJS.WritableStream;
   stderr?: NodeJS.WritableStream;
-  /** Where `-` reads from (default process.stdin). */
-  stdin?: NodeJS.ReadableStream;
   now?: () => Date;
   signal: AbortSignal;
   /**

@@ -1,10 +1,9 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Readable, Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../../src/cli/run.js";
-import { cleanEnv, ROOT } from "../helpers/cli.js";
+import { ROOT } from "../helpers/cli.js";
+import { runInProcess } from "../helpers/run-cli.js";
 import { closedPort, startServe, type ServeProcess } from "../helpers/server.js";
 import { buildSnapshot, SQLITE } from "../helpers/snapshot.js";
 
@@ -18,30 +17,9 @@ import { buildSnapshot, SQLITE } from "../helpers/snapshot.js";
 const DATA = path.join(ROOT, "test", "fixtures", "check", "dataset.json");
 const TMP = mkdtempSync(path.join(os.tmpdir(), "coverage-check-test-"));
 
-function sink(chunks: Buffer[]): Writable {
-  return new Writable({
-    write(chunk: Buffer | string, _enc, done) {
-      chunks.push(Buffer.from(chunk));
-      done();
-    },
-  });
-}
-
-async function check(args: string[], stdin?: string, env: Record<string, string> = {}) {
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  const exitCode = await runCli(["--data", DATA, ...args], {
-    env: cleanEnv(env) as NodeJS.ProcessEnv,
-    stdout: sink(out),
-    stderr: sink(err),
-    stdin: Readable.from(stdin === undefined ? [] : [Buffer.from(stdin)]),
-    signal: new AbortController().signal,
-  });
-  return {
-    exitCode,
-    stdout: Buffer.concat(out).toString("utf8"),
-    stderr: Buffer.concat(err).toString("utf8"),
-  };
+async function check(args: string[], input?: string, env: Record<string, string> = {}) {
+  const r = await runInProcess(["--data", DATA, ...args], { input, env });
+  return { exitCode: r.exitCode, stdout: r.rawStdout, stderr: r.rawStderr };
 }
 
 function file(name: string, text: string): string {

@@ -48,7 +48,8 @@ type TableRow = { claim: CheckedClaim; result: CheckResult; first: boolean };
 
 const bare = (code: string) => code.slice(code.indexOf(":") + 1);
 
-const TABLE_COLUMNS: Column<TableRow>[] = [
+/** The table's columns; the verdict coloured on a terminal (red: not covered, green: supported). */
+const tableColumns = (io: Pick<Io, "chalk">): Column<TableRow>[] => [
   { header: "LINE", value: (r) => (r.first ? String(r.claim.line) : "") },
   { header: "PROCEDURE", value: (r) => (r.first ? r.claim.input.procedure : "") },
   {
@@ -59,7 +60,18 @@ const TABLE_COLUMNS: Column<TableRow>[] = [
   },
   { header: "PAYER", value: (r) => r.result.payer_id ?? "-" },
   { header: "LOB", value: (r) => r.result.lob ?? "-" },
-  { header: "VERDICT", value: (r) => r.result.verdict },
+  {
+    header: "VERDICT",
+    value: (r) => r.result.verdict,
+    style: (text, r) =>
+      r.result.verdict.endsWith("not covered")
+        ? io.chalk.red(text)
+        : r.result.verdict === "supported"
+          ? io.chalk.green(text)
+          : r.result.verdict === "diagnosis not listed"
+            ? io.chalk.yellow(text)
+            : text,
+  },
   {
     header: "POLICIES",
     value: (r) =>
@@ -116,7 +128,7 @@ export function createCheckWriter(format: OutputFormat, io: Io): CheckWriter {
   let lines = 0;
   const flush = async () => {
     if (!block.length) return;
-    await writeText(io.stdout, renderTable(TABLE_COLUMNS, block, io) + "\n");
+    await writeText(io.stdout, renderTable(tableColumns(io), block, io) + "\n");
     block = [];
     lines = 0;
   };

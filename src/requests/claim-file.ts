@@ -119,10 +119,11 @@ async function* readNdjson(
       yield { line: l.line, problem: tooLongProblem() };
       continue;
     }
-    if (l.text.trim() === "") continue;
+    const text = l.line === 1 ? l.text.replace(/^\uFEFF/, "") : l.text;
+    if (text.trim() === "") continue;
     let value: unknown;
     try {
-      value = JSON.parse(l.text);
+      value = JSON.parse(text);
     } catch {
       yield {
         line: l.line,

@@ -335,6 +335,32 @@ describe("files", () => {
     expect(stderr).toContain("stdin, line 4: not valid JSON");
   });
 
+  it("Excel's CSV (byte-order mark, CRLF, last columns left out) and NDJSON with a BOM", async () => {
+    const excel =
+      "\uFEFFprocedure,diagnosis,state,date\r\n97110,M54.50,NF,2026-05-01\r\n97112,M54.50\r\n";
+    const csv = await check([
+      "check",
+      "--input",
+      file("excel.csv", excel),
+      "--format",
+      "ndjson",
+      "--date",
+      "2026-05-01",
+    ]);
+    expect(csv.stderr).not.toContain("skipped");
+    expect(
+      csv.stdout
+        .trim()
+        .split("\n")
+        .map((l) => (JSON.parse(l) as JsonLine).results.map((r) => `${r.payer_id} ${r.verdict}`)),
+    ).toEqual([["AETNA procedure not covered", "CMS supported"], ["AETNA no diagnosis limits"]]);
+    const nd = await check(
+      ["check", "--input", "-", "--format", "ndjson", "--date", "2026-05-01"],
+      '\uFEFF{"procedure":"97112"}\n',
+    );
+    expect((JSON.parse(nd.stdout) as JsonLine).results[0]!.verdict).toBe("no diagnosis limits");
+  });
+
   it("--format csv: one row a result, lists joined by ;", async () => {
     const { stdout } = await check(["check", "--input", file("b.csv", CSV), "--format", "csv"]);
     const rows = stdout.trim().split("\r\n");

@@ -1,0 +1,59 @@
+import { Writable } from "node:stream";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { runCli } from "../../src/cli/run.js";
+import { createCoverageServer } from "../../src/mcp/server.js";
+import { createCommandRunner } from "../../src/mcp/stdio.js";
+import type { SharedBackend } from "../../src/cli/context.js";
+import { cleanEnv } from "./cli.js";
+
+/**
+ * The MCP server as `coverage [globalArgs] mcp` builds it, in this process, with the SDK's own
+ * Client connected over its in-memory transport.
+ */
+export async function connectInProcess(
+  globalArgs: string[],
+  env: Record<string, string | undefined> = cleanEnv(),
+): Promise<{ client: Client; close: () => Promise<void> }> {
+  const backend: SharedBackend = {};
+  const signal = new AbortController().signal;
+  const server = createCoverageServer({
+    run: createCommandRunner(runCli, globalArgs, { env, signal, backend }),
+    backend,
+    secrets: [env.COVERAGE_API_KEY],
+    version: "test",
+  });
+  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: "test", version: "1.0.0" });
+  await client.connect(clientSide);
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      await (await backend.open?.catch(() => undefined))?.transport.close?.();
+    },
+  };
+}
+
+/** `coverage ARGV` run in this process: exit code, stdout and stderr. */
+export async function runInProcess(
+  argv: string[],
+  env: Record<string, string | undefined> = cleanEnv(),
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out = { stdout: "", stderr: "" };
+  const sink = (key: "stdout" | "stderr") =>
+    new Writable({
+      write(chunk: Buffer, _enc, done) {
+        out[key] += chunk.toString();
+        done();
+      },
+    });
+  const code = await runCli(argv, {
+    env,
+    stdout: sink("stdout"),
+    stderr: sink("stderr"),
+    signal: new AbortController().signal,
+  });
+  return { code, ...out };
+}

@@ -65,14 +65,16 @@ function renderPolicy(p: PolicyDetail): string[] {
 function renderCode(r: CodeReport): string[] {
   return [
     `${r.code_system}:${r.code}${r.description ? ` "${r.description}"` : ""} on ${r.effective_on ?? "today"}:`,
-    ...(r.groups.length === 0 ? ["No policy lists it."] : []),
-    ...r.groups.flatMap((g) => [
-      `${g.relationship} (${g.policies.length}):`,
-      ...g.policies.map(
-        (p) =>
-          `- ${p.policy_id} "${p.title}": ${p.payer_names.join(", ")}: ${p.scope}${p.categories.length ? ` (${p.categories.join("; ")})` : ""}`,
-      ),
-    ]),
+    ...(r.groups.every((g) => g.policies.length === 0) ? ["No policy lists it."] : []),
+    ...r.groups
+      .filter((g) => g.policies.length)
+      .flatMap((g) => [
+        `${g.relationship} (${g.policies.length}):`,
+        ...g.policies.map((p) => {
+          const categories = p.categories.filter(Boolean);
+          return `- ${p.policy_id} "${p.title}": ${p.payer_names.join(", ")}: ${p.scope}${categories.length ? ` (${categories.join("; ")})` : ""}`;
+        }),
+      ]),
   ];
 }
 

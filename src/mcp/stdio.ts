@@ -1,4 +1,4 @@
-import { Writable } from "node:stream";
+import { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createCoverageServer, type CommandRun, type McpOptions } from "./server.js";
 
@@ -21,7 +21,10 @@ interface RunBase {
  * global options (`--data`...) first and its output captured, over the shared backend.
  */
 export function createCommandRunner<R extends RunBase>(
-  runCli: (argv: string[], run: R & { stdout: Writable; stderr: Writable }) => Promise<number>,
+  runCli: (
+    argv: string[],
+    run: R & { stdin: Readable; stdout: Writable; stderr: Writable },
+  ) => Promise<number>,
   globalArgs: readonly string[],
   run: R,
 ): (argv: string[]) => Promise<CommandRun> {
@@ -30,7 +33,9 @@ export function createCommandRunner<R extends RunBase>(
   return async (argv) => {
     const stdout = new Capture();
     const stderr = new Capture();
-    const code = await runCli([...globalArgs, ...argv], { ...run, env, stdout, stderr });
+    // stdin is the protocol's: a command never reads it.
+    const stdin = Readable.from([]);
+    const code = await runCli([...globalArgs, ...argv], { ...run, env, stdin, stdout, stderr });
     return { code, stdout: stdout.text, stderr: stderr.text };
   };
 }

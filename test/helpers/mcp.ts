@@ -1,4 +1,3 @@
-import { Writable } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { runCli } from "../../src/cli/run.js";
@@ -34,26 +33,4 @@ export async function connectInProcess(
       await (await backend.open?.catch(() => undefined))?.transport.close?.();
     },
   };
-}
-
-/** `coverage ARGV` run in this process: exit code, stdout and stderr. */
-export async function runInProcess(
-  argv: string[],
-  env: Record<string, string | undefined> = cleanEnv(),
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = { stdout: "", stderr: "" };
-  const sink = (key: "stdout" | "stderr") =>
-    new Writable({
-      write(chunk: Buffer, _enc, done) {
-        out[key] += chunk.toString();
-        done();
-      },
-    });
-  const code = await runCli(argv, {
-    env,
-    stdout: sink("stdout"),
-    stderr: sink("stderr"),
-    signal: new AbortController().signal,
-  });
-  return { code, ...out };
 }

@@ -4,7 +4,8 @@ import path from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cleanEnv, ROOT } from "../../helpers/cli.js";
-import { connectInProcess, runInProcess } from "../../helpers/mcp.js";
+import { connectInProcess } from "../../helpers/mcp.js";
+import { runInProcess } from "../../helpers/run-cli.js";
 import { boundText, CRITERIA_LIMIT, TEXT_LIMIT } from "../../../src/mcp/server.js";
 
 interface ToolResult {
@@ -97,7 +98,7 @@ describe("coverage mcp: tools", () => {
   ])("%s %j answers as `coverage %s --json`", async (tool, args, command) => {
     const argv = command.split(" ").map((w) => w.replace(/\+/g, " "));
     const cli = await runInProcess([...TODAY, ...argv, "--json"]);
-    expect(cli.code).toBe(0);
+    expect(cli.exitCode).toBe(0);
     const result = await call(tool, args);
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toEqual(JSON.parse(cli.stdout));
@@ -166,8 +167,8 @@ describe("coverage mcp: errors are tool results with the CLI's message", () => {
     // --local: without the notice that the sample data answers (the server says it once).
     const cli = await runInProcess(["--local", ...TODAY, ...argv, "--json"]);
     const result = await call(tool, args);
-    expect(Boolean(result.isError)).toBe(cli.code !== 0);
-    if (cli.code !== 0) expect(textOf(result)).toBe(cli.stderr.trim());
+    expect(Boolean(result.isError)).toBe(cli.exitCode !== 0);
+    if (cli.exitCode !== 0) expect(textOf(result)).toBe(cli.stderr.trim());
     else expect(result.structuredContent).toEqual(JSON.parse(cli.stdout));
   });
 

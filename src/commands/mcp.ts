@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { createContext, type RunEnvironment, type SharedBackend } from "../cli/context.js";
 import type { GlobalFlags } from "../cli/settings.js";
 import { VERSION } from "../cli/version.js";
+import { enableCompileCache } from "../compile-cache.js";
 import { compileSchemas } from "../contract/validation.js";
 import { MCP_CLIENT_CONFIG } from "./mcp-config.js";
 
@@ -34,6 +35,8 @@ export function registerMcp(program: Command, run: RunEnvironment): void {
       const ctx = await createContext(command, { ...run, backend });
       // A server parses the same schemas on every call (as `serve` does).
       compileSchemas(true);
+      // The SDK (with ajv and its own zod) is read from node_modules: cached compiled (Node 22+).
+      enableCompileCache();
       const [{ runCli }, { createCommandRunner, serveStdio }] = await Promise.all([
         import("../cli/run.js"),
         import("../mcp/stdio.js"),

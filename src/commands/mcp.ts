@@ -1,6 +1,10 @@
 import type { Command } from "commander";
 import { createContext, type RunEnvironment, type SharedBackend } from "../cli/context.js";
 import type { GlobalFlags } from "../cli/settings.js";
+// A cycle (run -> program -> commands -> mcp -> run), harmless: runCli is called, never read,
+// while modules load. Imported statically: a dynamic import() of it would make every module it
+// reaches a lazy one in the bundle, at a cost to every command's start.
+import { runCli } from "../cli/run.js";
 import { VERSION } from "../cli/version.js";
 import { enableCompileCache } from "../compile-cache.js";
 import { compileSchemas } from "../contract/validation.js";
@@ -37,10 +41,8 @@ export function registerMcp(program: Command, run: RunEnvironment): void {
       compileSchemas(true);
       // The SDK (with ajv and its own zod) is read from node_modules: cached compiled (Node 22+).
       enableCompileCache();
-      const [{ runCli }, { createCommandRunner, serveStdio }] = await Promise.all([
-        import("../cli/run.js"),
-        import("../mcp/stdio.js"),
-      ]);
+      // Its own file in the built CLI (tsup.config.ts, mcpApart).
+      const { createCommandRunner, serveStdio } = await import("../mcp/stdio.js");
       const log = (line: string) => (run.stderr ?? process.stderr).write(`${line}\n`);
       // Opened now, so that the first call finds it ready; a bad --data is each call's error.
       ctx.client().catch((err: Error) => log(`coverage mcp: ${err.message}`));

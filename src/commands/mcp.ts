@@ -34,10 +34,10 @@ export function registerMcp(program: Command, run: RunEnvironment): void {
       const ctx = await createContext(command, { ...run, backend });
       // A server parses the same schemas on every call (as `serve` does).
       compileSchemas(true);
-      const [{ runCli }, { createCommandRunner, serveStdio }] = await Promise.all([
-        import("../cli/run.js"),
-        import("../mcp/stdio.js"),
-      ]);
+      const { createCommandRunner, serveStdio } = await import("../mcp/stdio.js");
+      const { runCli } = run;
+      if (!runCli)
+        throw new Error("coverage mcp runs its tools through runCli, which was not given");
       const log = (line: string) => (run.stderr ?? process.stderr).write(`${line}\n`);
       // Opened now, so that the first call finds it ready; a bad --data is each call's error.
       ctx.client().catch((err: Error) => log(`coverage mcp: ${err.message}`));

@@ -41,6 +41,11 @@ export interface CommandContext {
 
 export interface RunEnvironment {
   env: NodeJS.ProcessEnv;
+  /**
+   * The CLI itself, for a command that runs others in process (`mcp`): handed down by runCli,
+   * so that no command imports the runner that imports the commands.
+   */
+  runCli?: (argv: string[], run: RunEnvironment) => Promise<number>;
   /** Standard input (`--body -`, a piped API key); the process's when absent. */
   stdin?: NodeJS.ReadableStream;
   stdout?: NodeJS.WritableStream;

@@ -1,10 +1,6 @@
 import type { Command } from "commander";
 import { createContext, type RunEnvironment, type SharedBackend } from "../cli/context.js";
 import type { GlobalFlags } from "../cli/settings.js";
-// A cycle (run -> program -> commands -> mcp -> run), harmless: runCli is called, never read,
-// while modules load. Imported statically: a dynamic import() of it would make every module it
-// reaches a lazy one in the bundle, at a cost to every command's start.
-import { runCli } from "../cli/run.js";
 import { VERSION } from "../cli/version.js";
 import { enableCompileCache } from "../compile-cache.js";
 import { compileSchemas } from "../contract/validation.js";
@@ -39,10 +35,13 @@ export function registerMcp(program: Command, run: RunEnvironment): void {
       const ctx = await createContext(command, { ...run, backend });
       // A server parses the same schemas on every call (as `serve` does).
       compileSchemas(true);
-      // The SDK (with ajv and its own zod) is read from node_modules: cached compiled (Node 22+).
+      // The SDK (with ajv and its own zod) is its own file in the built CLI (tsup.config.ts,
+      // mcpApart): cached compiled (Node 22+).
       enableCompileCache();
-      // Its own file in the built CLI (tsup.config.ts, mcpApart).
       const { createCommandRunner, serveStdio } = await import("../mcp/stdio.js");
+      const { runCli } = run;
+      if (!runCli)
+        throw new Error("coverage mcp runs its tools through runCli, which was not given");
       const log = (line: string) => (run.stderr ?? process.stderr).write(`${line}\n`);
       // Opened now, so that the first call finds it ready; a bad --data is each call's error.
       ctx.client().catch((err: Error) => log(`coverage mcp: ${err.message}`));

@@ -3,7 +3,8 @@
 // baseline in the same run (interleaved), reported as medians and ratios with PASS/FAIL per
 // target. It is a measurement, not a test: it always exits 0 once it has run.
 //
-//   node bench/run.mjs [cold] [scale] [all] [download] [load] [heavy] [mcd] [snapshot] [check]   (default: every part)
+//   node bench/run.mjs [cold] [scale] [all] [download] [load] [heavy] [mcd] [snapshot] [mcp] [check]
+//   (default: every part)
 // Env: BENCH_RUNS (cold-start runs per case, default 20), BENCH_SCALE_RUNS (default 5),
 //      BENCH_NODES (Node binaries for the cold start, besides this one; default: the Node 20,
 //      22 and 24 that .ci/run keeps in ~/.cache/coverage-ci),
@@ -615,6 +616,8 @@ const { snapshotPart } = await import("./snapshot.mjs");
 const snapshot = () => snapshotPart(ensureDataset);
 const { checkPart } = await import("./check.mjs");
 const check = () => checkPart(ensureDataset);
+const { mcpPart } = await import("./mcp.mjs");
+const mcp = () => mcpPart(ensureDataset);
 for (const [name, part] of Object.entries({
   cold: coldStart,
   scale,
@@ -625,6 +628,7 @@ for (const [name, part] of Object.entries({
   mcd: mcdImport,
   snapshot,
   check,
+  mcp,
 })) {
   if (!want(name)) continue;
   try {

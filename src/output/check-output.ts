@@ -1,6 +1,6 @@
 // Output of `coverage check`, written as lines come: json (one document, streamed), ndjson (one
 // object a line), csv (one row a result), table (in blocks, so a long file is never held whole).
-import type { OutputFormat } from "../cli/settings.js";
+import type { OutputFormat } from "./format.js";
 import type { CheckResult } from "../views/claim-check.js";
 import type { CheckedClaim } from "../views/claim-run.js";
 import { renderTable, type Column } from "./table.js";

@@ -3,7 +3,7 @@
 // request that answers every line of the same (procedure, state, LOB, payer, date).
 import type { CodeSystem } from "../contract/index.js";
 import { isRealDate, LOB_CATEGORIES, safeParseBounded, StateCode } from "../contract/index.js";
-import { normaliseCode } from "../engine/codes.js";
+import { normaliseCode } from "../domain/codes.js";
 import type { ClaimLine } from "../views/claim-check.js";
 import { CODE_FORMATS, guessCodeSystem, hasCodeFormat } from "./code-formats.js";
 import { findCodeSystem, SYSTEMS_HELP } from "./parse-flags.js";

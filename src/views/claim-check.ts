@@ -4,7 +4,7 @@
 import type { CodeGroup, CodeSystem, Policy } from "../contract/index.js";
 import { LOB_CATEGORIES, type LobCategory } from "../contract/index.js";
 import { compareCodePoints } from "../engine/compare.js";
-import { normaliseCode } from "../engine/codes.js";
+import { normaliseCode } from "../domain/codes.js";
 
 import { POLICY_VERDICTS, type CheckVerdict, type PolicyVerdict } from "./claim-verdicts.js";
 

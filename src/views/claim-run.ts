@@ -38,7 +38,19 @@ const CONCURRENCY = 4;
 /** Lines checked ahead of the one being written. */
 const WINDOW = 256;
 
-/** Client-side problems of a payer id: the catalogue's spelling, or a problem naming close ids. */
+/** Every payer id of the catalogue (`GET /v1/payers`, every page of 100). */
+export async function listPayerIds(client: ApiClient): Promise<string[]> {
+  const ids: string[] = [];
+  for (let offset = 0; ; ) {
+    const page = await client.payers(client.build.payers({ limit: 100, offset }));
+    ids.push(...page.data.map((p) => p.payer_id));
+    // A server that ignores paging (the sandbox) or has nothing more: what came is the list.
+    if (!page.has_more || page.data.length === 0 || page.offset !== offset) return ids;
+    offset += page.data.length;
+  }
+}
+
+/** A payer id in the catalogue's spelling (compared ignoring case), or a problem naming close ids. */
 export function respellPayer(id: string, known: readonly string[]): string {
   if (known.includes(id)) return id;
   const lower = id.toLowerCase();
@@ -222,8 +234,7 @@ export async function checkOneClaim(
   options: { today: string; exactState?: boolean; warn?: (message: string) => void },
 ): Promise<CheckedClaim> {
   const warn = options.warn ?? (() => undefined);
-  const { listCatalogueIds } = await import("../backend/catalogue-ids.js");
-  const checker = new ClaimChecker(client, warn, () => listCatalogueIds(client, "payer", warn));
+  const checker = new ClaimChecker(client, warn, () => listPayerIds(client));
   try {
     const line = parseClaimLine(
       { ...input, diagnosis: input.diagnoses },

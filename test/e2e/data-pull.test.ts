@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCoverage } from "../helpers/cli.js";
+import { withStderrOnTty } from "../helpers/tty.js";
 import {
   cmsContent,
   HCPCS_PAGE,
@@ -16,6 +17,8 @@ import {
   ICD10_ZIP,
   exportZips,
   startCms,
+  unzipOf,
+  zipOf,
   type CmsServer,
 } from "../helpers/cms-server.js";
 import { sampleTables } from "../helpers/mcd-sample.js";
@@ -351,6 +354,29 @@ describe.skipIf(!SQLITE)("coverage data pull medicare", () => {
     const r = await pull("--force");
     expect(r.exitCode, r.stderr).toBe(0);
     expect(cms.gets(newer)).toHaveLength(1);
+  });
+});
+
+describe.skipIf(!SQLITE)("coverage data pull medicare on a terminal", () => {
+  it("draws a bar per file on stderr: bytes, rate, time left; then a line per file", async () => {
+    const saved = cms.files.get("/exports/ncd.zip")!;
+    // A zip whose bytes take a while at the slow server's pace (an entry the import ignores).
+    const { randomBytes } = await import("node:crypto");
+    const entries = await unzipOf(saved.body);
+    cms.put("/exports/ncd.zip", await zipOf([...entries, ["padding.bin", randomBytes(160_000)]]));
+    cms.slow.add("/exports/ncd.zip");
+    try {
+      const r = await withStderrOnTty(pullArgs(), env());
+      expect(r.exitCode, r.terminal).toBe(0);
+      expect(r.stdout).toBe("");
+      expect(r.terminal).toMatch(
+        /ncd\.zip \[#*-*\] [\d.]+ KB of [\d.]+ KB \(\d+%\), [\d.]+ KB\/s, \d+ s left/,
+      );
+      expect(r.terminal).toMatch(/✔ ncd\.zip: [\d.]+ KB in \d+ s/);
+      expect(r.terminal).toMatch(/✔ icd10cm\.zip: not changed since the last pull/);
+    } finally {
+      cms.slow.clear();
+    }
   });
 });
 

@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { ServerResponse } from "node:http";
+import yauzl from "yauzl";
 import yazl from "yazl";
 import { anwebLines, icd10OrderLine, writeMcdExport, type Rows } from "./mcd-export.js";
 import { startScripted, type Scripted } from "./server.js";
@@ -49,6 +50,27 @@ export async function zipOf(entries: Array<[string, Buffer]>): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
+}
+
+/** The entries of a zip in memory. */
+export function unzipOf(body: Buffer): Promise<Array<[string, Buffer]>> {
+  return new Promise((resolve, reject) =>
+    yauzl.fromBuffer(body, { lazyEntries: true }, (err, zip) => {
+      if (err) return reject(err);
+      const out: Array<[string, Buffer]> = [];
+      zip.on("entry", (entry: yauzl.Entry) =>
+        zip.openReadStream(entry, async (e, stream) => {
+          if (e) return reject(e);
+          const chunks: Buffer[] = [];
+          for await (const c of stream) chunks.push(c as Buffer);
+          out.push([entry.fileName, Buffer.concat(chunks)]);
+          zip.readEntry();
+        }),
+      );
+      zip.on("end", () => resolve(out));
+      zip.readEntry();
+    }),
+  );
 }
 
 /** The three current exports (`ncd.zip`, `current_lcd.zip`, `current_article.zip`) of tables. */

@@ -24,7 +24,7 @@ export function registerDataInfo(data: Command, run: RunEnvironment): void {
             import("../dataset/load.js"),
             import("../output/dataset-info-view.js"),
           ]);
-        const { resolveNamedData } = await import("../config/data-dir.js");
+        const { resolveNamedData } = await import("../dataset/data-dir.js");
         const given =
           file === undefined
             ? ctx.settings.backend.kind === "local"

@@ -3,7 +3,7 @@ import { isOutputFormat, OUTPUT_FORMATS, parseTimeoutMs } from "../cli/settings.
 import { checkBaseUrl } from "../backend/base-url.js";
 import { isLoopbackHost } from "../backend/loopback.js";
 import { UsageError } from "../errors.js";
-import { isSnapshotName } from "./data-dir.js";
+import { isSnapshotName } from "../dataset/data-dir.js";
 import { CONFIG_KEYS, ConfigKey } from "./keys.js";
 
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;

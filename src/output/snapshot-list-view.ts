@@ -1,4 +1,4 @@
-import { formatBytes } from "../download/progress.js";
+import { formatBytes } from "./bytes.js";
 import type { SnapshotEntry } from "../pull/list.js";
 import { renderTable, type Column } from "./table.js";
 import type { Io } from "./terminal.js";

@@ -1,6 +1,6 @@
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
-import { resolveDataDir, SNAPSHOT_EXTENSION } from "../config/data-dir.js";
+import { resolveDataDir, SNAPSHOT_EXTENSION } from "../dataset/data-dir.js";
 import { readManifest } from "./manifest.js";
 
 /** One snapshot of the data folder, as `coverage data list` shows it. */

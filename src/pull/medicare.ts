@@ -3,7 +3,7 @@ import { createReadStream, rmdirSync, rmSync, statSync } from "node:fs";
 import { copyFile, link, mkdir, readdir, rename, unlink } from "node:fs/promises";
 import path from "node:path";
 import type { CommandContext, RunEnvironment } from "../cli/context.js";
-import { resolveDataDir } from "../config/data-dir.js";
+import { resolveDataDir } from "../dataset/data-dir.js";
 import { retryBaseFromEnv } from "../backend/http-retry.js";
 import { redactUrl } from "../backend/http-redact.js";
 import { formatBytes, formatDuration } from "../download/progress.js";

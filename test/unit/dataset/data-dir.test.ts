@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { isSnapshotName, resolveDataDir, resolveNamedData } from "../../../src/config/data-dir.js";
+import { isSnapshotName, resolveDataDir, resolveNamedData } from "../../../src/dataset/data-dir.js";
 
 describe("--data NAME: a snapshot of the data folder", () => {
   it.each([

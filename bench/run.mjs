@@ -54,6 +54,7 @@ import {
   verdictLines,
   waitForLine,
 } from "./lib.mjs";
+import { dataPull } from "./data-pull.mjs";
 import { mcdImport } from "./mcd-import.mjs";
 
 const parts = new Set(process.argv.slice(2));
@@ -626,6 +627,7 @@ for (const [name, part] of Object.entries({
   load,
   heavy,
   mcd: mcdImport,
+  pull: dataPull,
   snapshot,
   check,
   mcp,

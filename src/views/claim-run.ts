@@ -41,7 +41,7 @@ const WINDOW = 256;
 /** Every payer id of the catalogue (`GET /v1/payers`, every page of 100). */
 export async function listPayerIds(client: ApiClient): Promise<string[]> {
   const ids: string[] = [];
-  for (let offset = 0; ; ) {
+  for (let offset = 0; ;) {
     const page = await client.payers(client.build.payers({ limit: 100, offset }));
     ids.push(...page.data.map((p) => p.payer_id));
     // A server that ignores paging (the sandbox) or has nothing more: what came is the list.

@@ -229,6 +229,23 @@ describe("coverage mcp: bounds", () => {
   });
 });
 
+describe("coverage mcp: a dataset that cannot be read", () => {
+  it("is each call's error, naming the file, and the server stays up", async () => {
+    const missing = path.join(os.tmpdir(), "coverage-mcp-no-such-dataset.json");
+    const { client: c, close: done } = await connectInProcess(["--data", missing]);
+    try {
+      for (const name of ["list_payers", "list_lobs"]) {
+        const result = (await c.callTool({ name, arguments: {} })) as ToolResult;
+        expect(result.isError).toBe(true);
+        expect(textOf(result)).toContain("coverage-mcp-no-such-dataset.json");
+      }
+      expect((await c.listTools()).tools.length).toBeGreaterThan(0);
+    } finally {
+      await done();
+    }
+  });
+});
+
 describe("coverage mcp: the API key", () => {
   it("never shows the key, in results or errors", async () => {
     const key = "sk-live-0123456789abcdef";

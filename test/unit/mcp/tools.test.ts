@@ -116,7 +116,7 @@ describe("coverage mcp: tools", () => {
   it("renders a search with each policy's scope and, for codes, its verdict", async () => {
     const text = textOf(await call("search_policies", { codes: ["CPT:97110"], limit: 3 }));
     expect(text).toMatch(
-      /^- \S+ ".+" \[(active|ending|upcoming|retired), .+\]; scope: .+; verdict: (covers|does not cover|mentions|mixed|none)$/m,
+      /^- \S+ ".+" \[(active|ending|upcoming|retired), .+\]; payers: .+; scope: .+; verdict: (covers|does not cover|mentions|mixed|none)$/m,
     );
   });
 });

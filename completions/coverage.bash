@@ -124,7 +124,7 @@ _coverage_option() {
     'search|--lob'|'payers|--lob'|'lobs|--lob'|'updates|--lob'|'code|--lob'|'matrix|--lob') REPLY='list commercial medicare_part_a medicare_part_b medicare_advantage medicare_part_d medicaid individual_aca' ;;
     'search|--state'|'lobs|--state'|'code|--state'|'matrix|--state') REPLY='list AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC AS GU PR VI CNMI NF SF DN QN UN EM WM' ;;
     'search|--sort') REPLY='choices policy_id_asc policy_id_desc title_asc title_desc policy_number_asc policy_number_desc relevance' ;;
-    'search|--fields') REPLY='list policy_id policy_number title payer_names payer_ids lobs states scope verdict status effective_from_date effective_to_date score summary file_url file_type listing_url applicability code_groups' ;;
+    'search|--fields') REPLY='list policy_id policy_number title payer_names payer_ids lobs states scope scopes verdict status effective_from_date effective_to_date score summary file_url file_type listing_url applicability code_groups' ;;
     'payers|--fields') REPLY='list payer_id display_name' ;;
     'lobs|--fields') REPLY='list lob_id payer_id payer_name lob state' ;;
     'updates|--fields') REPLY='list policy_id policy_number title effective_from_date change_type payer_id payer_display_name file_url changes predecessor_id' ;;

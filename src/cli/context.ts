@@ -64,6 +64,7 @@ export async function createContext(
   const { env } = run;
   const settings = resolveSettings(flags, env, readProfile(resolveProfileName(flags, env), env));
   const io = await createIo(flags.color, env, run.stdout, run.stderr);
+  io.bom = flags.bom === true;
   const now = run.now ?? (() => new Date());
   let transport: Promise<{ transport: Transport; today: string }> | undefined;
   // While a call is pending (after ~300 ms, on a terminal): a spinner on stderr.

@@ -41,6 +41,7 @@ export function registerCode(program: Command, run: RunEnvironment): void {
           command: "code",
           rows: flattenCodeReport(report),
           csvColumns: CODE_CSV_COLUMNS,
+          emptyMessage: "No policy lists this code.",
           renderTable: async () =>
             (await import("../output/code-report-view.js")).renderCodeReport(report, ctx.io, today),
         });

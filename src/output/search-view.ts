@@ -10,6 +10,7 @@ import {
 } from "../views/coverage-summary.js";
 import { describePayerScopes, formatScopes } from "../views/scopes.js";
 import { versionStatus } from "../views/status.js";
+import { markupToText } from "./plain-text.js";
 import type { ListOutput } from "./list.js";
 import type { Io } from "./terminal.js";
 import {
@@ -130,16 +131,21 @@ export function readPolicyColumn(
   }
 }
 
-/** A CSV row: the chosen columns, flat; without `--fields`, any field the server added too. */
+/**
+ * A CSV row: the chosen columns, flat (the summary as plain text); without `--fields`, any
+ * field the server added too.
+ */
 export function flattenPolicy(
   p: Policy,
   columns: readonly string[],
   shape: SearchShape,
   today: string,
   keepExtra: boolean,
+  plain: (text: string) => string = (text) => text,
 ): Json {
   const row: Json = {};
   for (const name of columns) row[name] = readPolicyColumn(p, name, shape, today);
+  if (typeof row.summary === "string") row.summary = plain(row.summary);
   if (keepExtra)
     for (const [key, value] of Object.entries(p))
       if (!POLICY_FIELDS.includes(key) && !POLICY_COLUMNS.includes(key)) row[key] = value;
@@ -173,7 +179,7 @@ export function makeSearchView(
     moreHint: (next) => `More results: add --offset ${next}, or --all for every page.`,
     emptyMessage: "No policies match.",
     csvColumns: columns,
-    csvRow: (p) => flattenPolicy(p, columns, shape, today, !fields),
+    csvRow: (p) => flattenPolicy(p, columns, shape, today, !fields, markupToText),
   };
 }
 

@@ -111,11 +111,15 @@ describe.concurrent("payer and LOB ids match the catalogue ignoring case", () =>
     });
   });
 
-  it("over HTTP, ids already in the catalogue's spelling are sent without a look-up", async (t) => {
+  it("over HTTP, ids in the catalogue's spelling are checked too (one look-up each)", async (t) => {
     const s = await serveCatalogue(t);
     const r = await overHttp(s, ["search", "--payer", "ACME", "--lob-id", "ACME_commercial_"]);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(s.requests.map((q) => q.url)).toEqual(["/v1/policies/filter"]);
+    expect(s.requests.map((q) => q.url.replace(/\?.*/, ""))).toEqual([
+      "/v1/payers",
+      "/v1/lobs",
+      "/v1/policies/filter",
+    ]);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { Relationship } from "../contract/index.js";
 import type { CodePolicyRow, CodeReport } from "../views/code-view.js";
-import { describeStatusDates } from "../views/status.js";
+import { describeStatusDates } from "../domain/status.js";
 import { styleStatus } from "./policies.js";
 import { wrapText } from "./table.js";
 import { stripControls, type Io } from "./terminal.js";

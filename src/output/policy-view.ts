@@ -4,8 +4,8 @@ import type {
   PolicyDetail,
   Relationship,
 } from "../contract/index.js";
-import { pairScopes } from "../views/scopes.js";
-import { describeStatusDates, versionStatus, type VersionStatus } from "../views/status.js";
+import { pairScopes } from "../domain/scopes.js";
+import { describeStatusDates, versionStatus, type VersionStatus } from "../domain/status.js";
 import { renderMarkdown } from "./markdown.js";
 import { styleStatus } from "./policies.js";
 import { renderTable, type Column } from "./table.js";

@@ -1,8 +1,8 @@
 import type { Applicability, CodeReference, Policy, Relationship } from "../contract/index.js";
 import { makeCodeKey } from "../engine/codes.js";
 import { compareCodePoints } from "../engine/compare.js";
-import { formatScopes, pairScopes, type PayerScopes } from "./scopes.js";
-import { versionStatus, type VersionStatus } from "./status.js";
+import { formatScopes, pairScopes, type PayerScopes } from "../domain/scopes.js";
+import { versionStatus, type VersionStatus } from "../domain/status.js";
 
 /** One policy under one relationship in `coverage code`. */
 export interface CodePolicyRow {

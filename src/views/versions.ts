@@ -1,5 +1,5 @@
 import type { PolicyDetail } from "../contract/index.js";
-import { versionStatus, type VersionStatus } from "./status.js";
+import { versionStatus, type VersionStatus } from "../domain/status.js";
 import { diffPolicies, type ChangeKind, type PolicyDiff } from "./policy-diff.js";
 
 /** What changed from the previous version, in counts (`versions`). */

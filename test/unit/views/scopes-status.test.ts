@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Applicability } from "../../../src/contract/index.js";
-import { describePayerScopes, formatScopes, pairScopes } from "../../../src/views/scopes.js";
-import { describeStatusDates, versionStatus } from "../../../src/views/status.js";
+import { describePayerScopes, formatScopes, pairScopes } from "../../../src/domain/scopes.js";
+import { describeStatusDates, versionStatus } from "../../../src/domain/status.js";
 
 // The applicability of evicore/sleep-disorder-management in the bundled sample: the API groups
 // payers that share a state and a LOB set, so Humana and Centene sit beside Cigna's scopes.

@@ -1,6 +1,5 @@
 import type { Applicability, LobCategory } from "../contract/index.js";
 import { LOB_CATEGORIES } from "../contract/index.js";
-import { compareCodePoints } from "../engine/compare.js";
 
 // A coverage scope is one payer x LOB category x state (rules.md Filter 4). The API groups
 // payers that share a state and a category set into one applicability item, so a list of
@@ -27,6 +26,8 @@ export interface PayerScopes {
 }
 
 const lobRank = (lob: string) => LOB_CATEGORIES.indexOf(lob as LobCategory);
+// Ids and state codes are ASCII: UTF-16 order is code point order for them.
+const compareCodePoints = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Every distinct payer x LOB x state of an applicability list (each item's payers x its LOBs). */
 export function expandScopes(items: readonly Item[]): ScopeTriple[] {

@@ -26,17 +26,13 @@ export async function listCatalogueIds(
 }
 
 /**
- * The catalogue's spelling of a payer id that has LOBs but no linked version (not in
- * `/v1/payers`), from one `/v1/lobs?payer_ids=ID` (as typed, then upper case); else undefined.
+ * A payer id that has LOBs but no linked version (so not in `/v1/payers`), found by one
+ * `/v1/lobs?payer_ids=ID` (the id as typed); else undefined.
  */
 export async function confirmPayerByLobs(
   client: ApiClient,
   id: string,
 ): Promise<string | undefined> {
-  for (const spelled of [...new Set([id, id.toUpperCase()])]) {
-    const page = await client.lobs(client.build.lobs({ payer_ids: [spelled], limit: 1 }));
-    const found = page.data[0]?.payer_id;
-    if (found !== undefined && found.toLowerCase() === id.toLowerCase()) return found;
-  }
-  return undefined;
+  const page = await client.lobs(client.build.lobs({ payer_ids: [id], limit: 1 }));
+  return page.data[0]?.payer_id === id ? id : undefined;
 }

@@ -150,9 +150,10 @@ describe.concurrent("bad input is exit 2 before any request", () => {
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(message);
     expect(r.stderr).not.toMatch(STACK);
-    // The unknown payer needed the list to be found out; nothing else was asked.
+    // The unknown payer needed the list (and one look among the LOBs, for a payer with LOBs
+    // and no policy) to be found out; nothing else was asked.
     expect(s.requests.map((q) => q.url.replace(/\?.*/, ""))).toEqual(
-      args[0] === "--payer" ? ["/v1/payers"] : [],
+      args[0] === "--payer" ? ["/v1/payers", "/v1/lobs"] : [],
     );
   });
 

@@ -206,9 +206,13 @@ export async function getPolicyByArg<T>(
   const arg = raw.trim();
   const id = await resolvePolicyArg(client, arg, today);
   return get(id).catch(async (err: unknown) => {
-    if (!(err instanceof NotFoundError)) throw err;
-    const versions = await explainMissingVersion(client, id, err);
-    throw versions === err ? await explainUnknownPolicy(client, arg, err) : versions;
+    // Only a policy that was not found is explained ("No file stored" is a policy found).
+    if (!(err instanceof NotFoundError) || !err.message.startsWith("Policy not found")) throw err;
+    // The explanation is a courtesy: if its look-ups fail, the 404 stands as it was.
+    const explained = await explainMissingVersion(client, id, err)
+      .then((e) => (e === err ? explainUnknownPolicy(client, arg, err) : e))
+      .catch(() => err);
+    throw explained;
   });
 }
 

@@ -5,9 +5,9 @@
 # The subcommands of a command path ($1: names joined by spaces, empty for the root).
 _coverage_commands() {
   case "$1" in
-    '') REPLY='search policy payers lobs updates code matrix versions diff download health config completion serve mcp data help' ;;
+    '') REPLY='search policy payers lobs updates code matrix versions diff check download health config completion serve mcp data help' ;;
     'config') REPLY='get set unset list path help' ;;
-    'data') REPLY='build export info import help' ;;
+    'data') REPLY='build export info import pull list help' ;;
     'data import') REPLY='mcd help' ;;
     *) REPLY='' ;;
   esac
@@ -44,6 +44,9 @@ _coverage_options() {
       --json --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'diff') REPLY='--dry-run -h --help --api-url --sandbox --local --data --today --profile --json
       --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
+    'check') REPLY='--procedure --diagnosis --state --exact-state --lob --payer --date --input
+      --strict --fail-on --dry-run -h --help --api-url --sandbox --local --data --today --profile
+      --json --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'download') REPLY='--text -o --output --force --url-only --dry-run -h --help --api-url --sandbox
       --local --data --today --profile --json --format --bom --no-color -q --quiet -v --verbose
       --timeout' ;;
@@ -84,6 +87,11 @@ _coverage_options() {
       --verbose --timeout' ;;
     'data import help') REPLY='--api-url --sandbox --local --data --today --profile --json --format
       --bom --no-color -q --quiet -v --verbose --timeout' ;;
+    'data pull') REPLY='--history --no-codes --force --source --icd10cm-url --hcpcs-url -h --help
+      --api-url --sandbox --local --data --today --profile --json --format --bom --no-color -q
+      --quiet -v --verbose --timeout' ;;
+    'data list') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json
+      --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'data help') REPLY='--api-url --sandbox --local --data --today --profile --json --format --bom
       --no-color -q --quiet -v --verbose --timeout' ;;
     'help') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json --format
@@ -104,7 +112,8 @@ _coverage_option() {
     'lobs|--help'|'updates|--changes'|'updates|--all'|'updates|--dry-run'|'updates|-h'|\
     'updates|--help'|'code|--dry-run'|'code|-h'|'code|--help'|'matrix|--dry-run'|'matrix|-h'|\
     'matrix|--help'|'versions|--dry-run'|'versions|-h'|'versions|--help'|'diff|--dry-run'|'diff|-h'|\
-    'diff|--help'|'download|--text'|'download|--force'|'download|--url-only'|'download|--dry-run'|\
+    'diff|--help'|'check|--exact-state'|'check|--strict'|'check|--dry-run'|'check|-h'|\
+    'check|--help'|'download|--text'|'download|--force'|'download|--url-only'|'download|--dry-run'|\
     'download|-h'|'download|--help'|'health|--dry-run'|'health|-h'|'health|--help'|'config|-h'|\
     'config|--help'|'config get|-h'|'config get|--help'|'config set|-h'|'config set|--help'|\
     'config unset|-h'|'config unset|--help'|'config list|-h'|'config list|--help'|'config path|-h'|\
@@ -113,27 +122,32 @@ _coverage_option() {
     'data build|-h'|'data build|--help'|'data export|--force'|'data export|-h'|'data export|--help'|\
     'data info|-h'|'data info|--help'|'data import|-h'|'data import|--help'|\
     'data import mcd|--strict'|'data import mcd|--force'|'data import mcd|-h'|\
-    'data import mcd|--help'|'help|-h'|'help|--help') REPLY='none' ;;
+    'data import mcd|--help'|'data pull|--history'|'data pull|--no-codes'|'data pull|--force'|\
+    'data pull|-h'|'data pull|--help'|'data list|-h'|'data list|--help'|'help|-h'|'help|--help') REPLY='none' ;;
     '|--api-url'|'|--today'|'|--profile'|'|--timeout'|'search|--query'|'search|--payer'|\
     'search|--lob-id'|'search|--effective-start'|'search|--effective-end'|'search|--effective-on'|\
     'search|--limit'|'search|--offset'|'payers|--limit'|'payers|--offset'|'lobs|--payer'|\
     'lobs|--limit'|'lobs|--offset'|'updates|--days'|'updates|--payer'|'updates|--limit'|\
     'updates|--offset'|'code|--payer'|'code|--effective-on'|'matrix|--payer'|\
-    'matrix|--effective-on'|'serve|--port'|'serve|--host'|'serve|--api-key') REPLY='text' ;;
-    '|--data'|'search|--body'|'download|-o'|'download|--output'|'data build|-o'|\
+    'matrix|--effective-on'|'check|--procedure'|'check|--diagnosis'|'check|--payer'|'check|--date'|\
+    'serve|--port'|'serve|--host'|'serve|--api-key'|'data pull|--source'|'data pull|--icd10cm-url'|\
+    'data pull|--hcpcs-url') REPLY='text' ;;
+    '|--data'|'search|--body'|'check|--input'|'download|-o'|'download|--output'|'data build|-o'|\
     'data build|--output'|'data export|-o'|'data export|--output'|'data import mcd|-o'|\
     'data import mcd|--output'|'data import mcd|--icd10cm'|'data import mcd|--hcpcs') REPLY='file' ;;
     '|--format') REPLY='choices table json ndjson csv' ;;
     'search|--code'|'updates|--code'|'matrix|--code') REPLY='partial CPT: CPT_MODIFIER: HCPCS: HCPCS_MODIFIER: ICD10CM:' ;;
     'search|--relationship') REPLY='list covers does-not-cover references' ;;
     'search|--match') REPLY='choices any all' ;;
-    'search|--lob'|'payers|--lob'|'lobs|--lob'|'updates|--lob'|'code|--lob'|'matrix|--lob') REPLY='list commercial medicare_part_a medicare_part_b medicare_advantage medicare_part_d medicaid individual_aca' ;;
-    'search|--state'|'lobs|--state'|'code|--state'|'matrix|--state') REPLY='list AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC AS GU PR VI CNMI NF SF DN QN UN EM WM' ;;
+    'search|--lob'|'payers|--lob'|'lobs|--lob'|'updates|--lob'|'code|--lob'|'matrix|--lob'|\
+    'check|--lob') REPLY='list commercial medicare_part_a medicare_part_b medicare_advantage medicare_part_d medicaid individual_aca' ;;
+    'search|--state'|'lobs|--state'|'code|--state'|'matrix|--state'|'check|--state') REPLY='list AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC AS GU PR VI CNMI NF SF DN QN UN EM WM' ;;
     'search|--sort') REPLY='choices policy_id_asc policy_id_desc title_asc title_desc policy_number_asc policy_number_desc relevance' ;;
     'search|--fields') REPLY='list policy_id policy_number title payer_names payer_ids lobs states scope scopes verdict status effective_from_date effective_to_date score summary file_url file_type listing_url applicability code_groups' ;;
     'payers|--fields') REPLY='list payer_id display_name' ;;
     'lobs|--fields') REPLY='list lob_id payer_id payer_name lob state' ;;
     'updates|--fields') REPLY='list policy_id policy_number title effective_from_date change_type payer_id payer_display_name file_url changes predecessor_id' ;;
+    'check|--fail-on') REPLY='list procedure-not-covered diagnosis-not-covered supported diagnosis-not-listed no-diagnosis-limits mentioned-only not-addressed' ;;
     *) REPLY='' ;;
   esac
 }
@@ -141,17 +155,18 @@ _coverage_option() {
 # What positional argument $2 (from 0) of path $1 takes, as for options.
 _coverage_argument() {
   case "$1|$2" in
-    'config get|0') REPLY='choices api-url sandbox-url api-key format timeout' ;;
-    'config set|0') REPLY='choices api-url sandbox-url api-key format timeout' ;;
+    'config get|0') REPLY='choices api-url sandbox-url api-key format timeout data' ;;
+    'config set|0') REPLY='choices api-url sandbox-url api-key format timeout data' ;;
     'config set|1') REPLY='text' ;;
-    'config unset|0') REPLY='choices api-url sandbox-url api-key format timeout' ;;
+    'config unset|0') REPLY='choices api-url sandbox-url api-key format timeout data' ;;
     'config help|0') REPLY='choices get set unset list path' ;;
     'completion|0') REPLY='choices bash zsh fish' ;;
     'data info|0') REPLY='file' ;;
     'data import mcd|'*) REPLY='file' ;;
     'data import help|0') REPLY='choices mcd' ;;
-    'data help|0') REPLY='choices build export info import' ;;
-    'help|0') REPLY='choices search policy payers lobs updates code matrix versions diff download health config completion serve mcp data' ;;
+    'data pull|0') REPLY='choices medicare' ;;
+    'data help|0') REPLY='choices build export info import pull list' ;;
+    'help|0') REPLY='choices search policy payers lobs updates code matrix versions diff check download health config completion serve mcp data' ;;
     *) REPLY='text' ;;
   esac
 }

@@ -27,16 +27,13 @@ export function subStatesOf(state: string): readonly string[] {
 }
 
 /**
- * The state codes to send for the typed ones: each state Medicare splits followed by its
- * sub-state jurisdictions; order kept, repeats dropped, other codes (a sub-state code alone
- * included) as they are.
+ * The state codes to send for the typed ones: the typed codes as they are (a sub-state code
+ * alone included), then the sub-state jurisdictions of each state Medicare splits; repeats
+ * dropped. The typed codes keep their positions, so a bad one is named where it was typed.
  */
 export function expandStates(states: readonly string[]): string[] {
-  const out = new Set<string>();
-  for (const state of states) {
-    out.add(state);
-    for (const sub of subStatesOf(state)) out.add(sub);
-  }
+  const out = new Set<string>(states);
+  for (const state of states) for (const sub of subStatesOf(state)) out.add(sub);
   return [...out];
 }
 

@@ -51,7 +51,11 @@ describe("expandStates (cli.md: states that Medicare splits)", () => {
     ],
     [
       ["TX", "CA", "NY"],
-      ["TX", "CA", "NF", "SF", "NY", "DN", "QN", "UN"],
+      ["TX", "CA", "NY", "NF", "SF", "DN", "QN", "UN"],
+    ],
+    [
+      ["CA", "QQ"],
+      ["CA", "QQ", "NF", "SF"],
     ],
     [[], []],
   ])("%j -> %j", (typed, sent) => {

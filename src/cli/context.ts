@@ -42,6 +42,8 @@ export interface CommandContext {
 
 export interface RunEnvironment {
   env: NodeJS.ProcessEnv;
+  /** Standard input (`--body -`, a piped API key); the process's when absent. */
+  stdin?: NodeJS.ReadableStream;
   stdout?: NodeJS.WritableStream;
   stderr?: NodeJS.WritableStream;
   now?: () => Date;

@@ -8,6 +8,7 @@ import {
   searchFlagFor,
   type SearchFlags,
 } from "../requests/search.js";
+import { levelOneHintForBody } from "../requests/code-formats.js";
 import { stateExpansionNotice } from "../requests/parse-flags.js";
 import { SUB_STATE_HELP } from "../requests/sub-states.js";
 import { runListCommand } from "./list-command.js";
@@ -52,7 +53,13 @@ export function registerSearch(program: Command, run: RunEnvironment): void {
           input,
           build: (client, body) => client.build.filter(body, (loc) => searchFlagFor(loc, flags)),
           send: (client, request) =>
-            client.filter(request).then((page) => view.warnUnmatchedWords(input, page, ctx.warn)),
+            client.filter(request).then((page) => {
+              // A CPT-shaped HCPCS: code that found nothing is most likely listed as CPT.
+              const levelOne =
+                page.data.length || page.offset ? undefined : levelOneHintForBody(input);
+              if (levelOne) ctx.warn(levelOne);
+              return view.warnUnmatchedWords(input, page, ctx.warn);
+            }),
           all: Boolean(opts.all),
           dryRun: Boolean(opts.dryRun),
           idFields: SEARCH_ID_FIELDS,

@@ -8,6 +8,7 @@ import { LOB_CATEGORIES } from "../contract/index.js";
 import { respellInput } from "../requests/catalogue-ids.js";
 import { SEARCH_ID_FIELDS } from "../requests/search.js";
 import { buildCodeViewBody, codeViewFlagFor, type CodeViewFlags } from "../requests/views.js";
+import { levelOneHint } from "../requests/code-formats.js";
 import { stateExpansionNotice } from "../requests/parse-flags.js";
 import { SUB_STATE_HELP } from "../requests/sub-states.js";
 import { collect, EXACT_STATE_FLAG } from "./shared.js";
@@ -53,7 +54,11 @@ export async function fetchCodeView(
   const asked = await respellInput(body, SEARCH_ID_FIELDS, (kind) =>
     listCatalogueIds(client, kind, ctx.warn),
   );
-  return { items: await fetchAllPolicies(client, asked, codeViewFlagFor, ctx.warn), day };
+  const items = await fetchAllPolicies(client, asked, codeViewFlagFor, ctx.warn);
+  // A CPT-shaped HCPCS: code that found nothing is most likely listed as CPT.
+  const levelOne = items.length ? undefined : levelOneHint([ref]);
+  if (levelOne) ctx.warn(levelOne);
+  return { items, day };
 }
 
 /**

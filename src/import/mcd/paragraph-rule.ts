@@ -42,7 +42,7 @@ const NOT_COVERED =
 // four and F, T or U); a range is two codes joined by a dash or "through".
 const CODE = String.raw`(?:[A-Z]\d{4}|\d{4}[0-9FTU])`;
 const CODE_OR_RANGE = new RegExp(
-  String.raw`\b(${CODE})(?:\s*(?:-|–|—|through|thru|to)\s*(${CODE}))?\b`,
+  String.raw`\b(${CODE})(?:\s*(?:-|\u2013|\u2014|through|thru|to)\s*(${CODE}))?\b`,
   "g",
 );
 // What a sentence keeps apart from its declaration: "... non-covered except 97110".

@@ -1,6 +1,6 @@
 import type { OutputFormat } from "../cli/settings.js";
 import { UsageError } from "../errors.js";
-import { maskProfile, renderConfigTable } from "../output/config-view.js";
+import { maskProfile, renderConfigTable } from "./view.js";
 import { writeRecord } from "../output/record.js";
 import type { Io } from "../output/terminal.js";
 import { readSecret } from "./secret-input.js";

@@ -6,7 +6,7 @@ import { addTextFolder } from "../../dataset/text-store.js";
 import type { DatasetSink } from "../../dataset/sink.js";
 import { UsageError } from "../../errors.js";
 import { formatImportSummary } from "../../output/import-summary.js";
-import { importMcd } from "./import.js";
+import { importMcd, type McdImportReport } from "./import.js";
 
 export interface ImportFlags {
   output: string;
@@ -14,6 +14,8 @@ export interface ImportFlags {
   hcpcs?: string;
   strict?: boolean;
   force?: boolean;
+  /** Where the data came from, for the snapshot's meta (default: the inputs' paths). */
+  source?: string;
 }
 
 /**
@@ -45,20 +47,22 @@ export async function openOutputSink(output: string, force: boolean): Promise<Da
   return addTextFolder(await openSnapshotWriter(output, { force }), output);
 }
 
-/** `coverage data import mcd`: imports, then prints the summary on stderr. */
+/** `coverage data import mcd` (and `data pull`): imports, then prints the summary on stderr. */
 export async function runMcdImport(
   inputs: string[],
   flags: ImportFlags,
   ctx: CommandContext,
-): Promise<void> {
+): Promise<McdImportReport> {
   const sink = await openOutputSink(flags.output, Boolean(flags.force));
   const report = await importMcd(inputs, sink, {
     icd10cm: flags.icd10cm,
     hcpcs: flags.hcpcs,
     strict: flags.strict,
+    source: flags.source,
     signal: ctx.signal,
     progress: (message) => ctx.notice(`${message}…`),
   });
   if (!ctx.settings.quiet)
     ctx.io.stderr.write(`${formatImportSummary(report, flags.output).join("\n")}\n`);
+  return report;
 }

@@ -19,27 +19,27 @@ _coverage_options() {
     '') REPLY='--version --api-url --sandbox --local --data --today --profile --json --format --bom
       --no-color -q --quiet -v --verbose --timeout -h --help' ;;
     'search') REPLY='--query --code --relationship --match --payer --lob --lob-id --state
-      --effective-start --effective-end --effective-on --retired --no-retired --sort --limit
-      --offset --applicability --code-groups --body --all --dry-run --fields -h --help --api-url
-      --sandbox --local --data --today --profile --json --format --bom --no-color -q --quiet -v
-      --verbose --timeout' ;;
+      --exact-state --effective-start --effective-end --effective-on --retired --no-retired --sort
+      --limit --offset --applicability --code-groups --body --all --dry-run --fields -h --help
+      --api-url --sandbox --local --data --today --profile --json --format --bom --no-color -q
+      --quiet -v --verbose --timeout' ;;
     'policy') REPLY='--criteria --dry-run -h --help --api-url --sandbox --local --data --today
       --profile --json --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'payers') REPLY='--lob --limit --offset --all --dry-run --fields -h --help --api-url --sandbox
       --local --data --today --profile --json --format --bom --no-color -q --quiet -v --verbose
       --timeout' ;;
-    'lobs') REPLY='--lob --payer --state --limit --offset --all --dry-run --fields -h --help
-      --api-url --sandbox --local --data --today --profile --json --format --bom --no-color -q
-      --quiet -v --verbose --timeout' ;;
+    'lobs') REPLY='--lob --payer --state --exact-state --limit --offset --all --dry-run --fields -h
+      --help --api-url --sandbox --local --data --today --profile --json --format --bom --no-color
+      -q --quiet -v --verbose --timeout' ;;
     'updates') REPLY='--days --payer --lob --code --changes --limit --offset --all --dry-run
       --fields -h --help --api-url --sandbox --local --data --today --profile --json --format --bom
       --no-color -q --quiet -v --verbose --timeout' ;;
-    'code') REPLY='--state --lob --payer --effective-on --dry-run -h --help --api-url --sandbox
-      --local --data --today --profile --json --format --bom --no-color -q --quiet -v --verbose
-      --timeout' ;;
-    'matrix') REPLY='--code --state --lob --payer --effective-on --dry-run -h --help --api-url
+    'code') REPLY='--state --exact-state --lob --payer --effective-on --dry-run -h --help --api-url
       --sandbox --local --data --today --profile --json --format --bom --no-color -q --quiet -v
       --verbose --timeout' ;;
+    'matrix') REPLY='--code --state --exact-state --lob --payer --effective-on --dry-run -h --help
+      --api-url --sandbox --local --data --today --profile --json --format --bom --no-color -q
+      --quiet -v --verbose --timeout' ;;
     'versions') REPLY='--dry-run -h --help --api-url --sandbox --local --data --today --profile
       --json --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'diff') REPLY='--dry-run -h --help --api-url --sandbox --local --data --today --profile --json
@@ -105,18 +105,19 @@ _coverage_options() {
 _coverage_option() {
   case "$1|$2" in
     '|--version'|'|--sandbox'|'|--local'|'|--json'|'|--bom'|'|--no-color'|'|-q'|'|--quiet'|'|-v'|\
-    '|--verbose'|'|-h'|'|--help'|'search|--retired'|'search|--no-retired'|'search|--applicability'|\
-    'search|--code-groups'|'search|--all'|'search|--dry-run'|'search|-h'|'search|--help'|\
-    'policy|--criteria'|'policy|--dry-run'|'policy|-h'|'policy|--help'|'payers|--all'|\
-    'payers|--dry-run'|'payers|-h'|'payers|--help'|'lobs|--all'|'lobs|--dry-run'|'lobs|-h'|\
-    'lobs|--help'|'updates|--changes'|'updates|--all'|'updates|--dry-run'|'updates|-h'|\
-    'updates|--help'|'code|--dry-run'|'code|-h'|'code|--help'|'matrix|--dry-run'|'matrix|-h'|\
-    'matrix|--help'|'versions|--dry-run'|'versions|-h'|'versions|--help'|'diff|--dry-run'|'diff|-h'|\
-    'diff|--help'|'check|--exact-state'|'check|--strict'|'check|--dry-run'|'check|-h'|\
-    'check|--help'|'download|--text'|'download|--force'|'download|--url-only'|'download|--dry-run'|\
-    'download|-h'|'download|--help'|'health|--dry-run'|'health|-h'|'health|--help'|'config|-h'|\
-    'config|--help'|'config get|-h'|'config get|--help'|'config set|-h'|'config set|--help'|\
-    'config unset|-h'|'config unset|--help'|'config list|-h'|'config list|--help'|'config path|-h'|\
+    '|--verbose'|'|-h'|'|--help'|'search|--exact-state'|'search|--retired'|'search|--no-retired'|\
+    'search|--applicability'|'search|--code-groups'|'search|--all'|'search|--dry-run'|'search|-h'|\
+    'search|--help'|'policy|--criteria'|'policy|--dry-run'|'policy|-h'|'policy|--help'|\
+    'payers|--all'|'payers|--dry-run'|'payers|-h'|'payers|--help'|'lobs|--exact-state'|'lobs|--all'|\
+    'lobs|--dry-run'|'lobs|-h'|'lobs|--help'|'updates|--changes'|'updates|--all'|\
+    'updates|--dry-run'|'updates|-h'|'updates|--help'|'code|--exact-state'|'code|--dry-run'|\
+    'code|-h'|'code|--help'|'matrix|--exact-state'|'matrix|--dry-run'|'matrix|-h'|'matrix|--help'|\
+    'versions|--dry-run'|'versions|-h'|'versions|--help'|'diff|--dry-run'|'diff|-h'|'diff|--help'|\
+    'check|--exact-state'|'check|--strict'|'check|--dry-run'|'check|-h'|'check|--help'|\
+    'download|--text'|'download|--force'|'download|--url-only'|'download|--dry-run'|'download|-h'|\
+    'download|--help'|'health|--dry-run'|'health|-h'|'health|--help'|'config|-h'|'config|--help'|\
+    'config get|-h'|'config get|--help'|'config set|-h'|'config set|--help'|'config unset|-h'|\
+    'config unset|--help'|'config list|-h'|'config list|--help'|'config path|-h'|\
     'config path|--help'|'completion|-h'|'completion|--help'|'serve|--sandbox'|'serve|-h'|\
     'serve|--help'|'mcp|-h'|'mcp|--help'|'data|-h'|'data|--help'|'data build|--force'|\
     'data build|-h'|'data build|--help'|'data export|--force'|'data export|-h'|'data export|--help'|\

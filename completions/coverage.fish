@@ -75,7 +75,8 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--payer' 'payer ids (repeatable, comma-separated)'
             printf '%s\t%s\n' '--lob' 'LOB categories: commercial, medicare_part_a, medicare_part_b, medicare_advantage, medicare_part_d, medicaid, individual_aca'
             printf '%s\t%s\n' '--lob-id' 'LOB ids (repeatable, comma-separated)'
-            printf '%s\t%s\n' '--state' 'state codes, any case (nationwide always included)'
+            printf '%s\t%s\n' '--state' 'state codes, any case (nationwide always included; CA, NY, MO bring their Medicare sub-state codes)'
+            printf '%s\t%s\n' '--exact-state' 'send --state codes as typed, without the sub-state jurisdictions of CA, NY, MO'
             printf '%s\t%s\n' '--effective-start' 'in effect on or after DATE (YYYY-MM-DD)'
             printf '%s\t%s\n' '--effective-end' 'taken effect on or before DATE (YYYY-MM-DD)'
             printf '%s\t%s\n' '--effective-on' 'in effect on DATE (start and end)'
@@ -155,6 +156,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--lob' 'LOB categories: commercial, medicare_part_a, medicare_part_b, medicare_advantage, medicare_part_d, medicaid, individual_aca (repeatable, comma-separated)'
             printf '%s\t%s\n' '--payer' 'payer ids (repeatable, comma-separated)'
             printf '%s\t%s\n' '--state' 'state or jurisdiction codes, any case; exact match, so nationwide LOBs are left out'
+            printf '%s\t%s\n' '--exact-state' 'send --state codes as typed, without the sub-state jurisdictions of CA, NY, MO'
             printf '%s\t%s\n' '--limit' 'results per page, 1-100 (default 20)'
             printf '%s\t%s\n' '--offset' 'results to skip (default 0)'
             printf '%s\t%s\n' '--all' 'fetch every page (add --limit 100 for fewer requests)'
@@ -206,7 +208,8 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--verbose' 'log each HTTP request on stderr; stack traces on errors'
             printf '%s\t%s\n' '--timeout' 'HTTP timeout in milliseconds (default 30000)'
         case 'code'
-            printf '%s\t%s\n' '--state' 'only scopes in these states (nationwide included; repeatable)'
+            printf '%s\t%s\n' '--state' 'only scopes in these states (nationwide included; repeatable; CA, NY, MO bring their Medicare sub-state codes)'
+            printf '%s\t%s\n' '--exact-state' 'send --state codes as typed, without the sub-state jurisdictions of CA, NY, MO'
             printf '%s\t%s\n' '--lob' 'LOB categories: commercial, medicare_part_a, medicare_part_b, medicare_advantage, medicare_part_d, medicaid, individual_aca'
             printf '%s\t%s\n' '--payer' 'payer ids (repeatable, comma-separated)'
             printf '%s\t%s\n' '--effective-on' 'the day to look at (default: today)'
@@ -230,7 +233,8 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--timeout' 'HTTP timeout in milliseconds (default 30000)'
         case 'matrix'
             printf '%s\t%s\n' '--code' 'the code, e.g. CPT:97110 (or as the argument)'
-            printf '%s\t%s\n' '--state' 'only scopes in these states (nationwide included; repeatable)'
+            printf '%s\t%s\n' '--state' 'only scopes in these states (nationwide included; repeatable; CA, NY, MO bring their Medicare sub-state codes)'
+            printf '%s\t%s\n' '--exact-state' 'send --state codes as typed, without the sub-state jurisdictions of CA, NY, MO'
             printf '%s\t%s\n' '--lob' 'LOB categories: commercial, medicare_part_a, medicare_part_b, medicare_advantage, medicare_part_d, medicaid, individual_aca'
             printf '%s\t%s\n' '--payer' 'payer ids (repeatable, comma-separated)'
             printf '%s\t%s\n' '--effective-on' 'the day to look at (default: today)'
@@ -763,28 +767,29 @@ end
 function __coverage_option --argument-names path option --description 'What a command\'s own option takes: none, text, file, or choices|list|partial and values'
     switch "$path|$option"
         case '|--version' '|--sandbox' '|--local' '|--json' '|--bom' '|--no-color' '|-q' \
-            '|--quiet' '|-v' '|--verbose' '|-h' '|--help' 'search|--retired' 'search|--no-retired' \
-            'search|--applicability' 'search|--code-groups' 'search|--all' 'search|--dry-run' \
-            'search|-h' 'search|--help' 'policy|--criteria' 'policy|--dry-run' 'policy|-h' \
-            'policy|--help' 'payers|--all' 'payers|--dry-run' 'payers|-h' 'payers|--help' \
-            'lobs|--all' 'lobs|--dry-run' 'lobs|-h' 'lobs|--help' 'updates|--changes' \
-            'updates|--all' 'updates|--dry-run' 'updates|-h' 'updates|--help' 'code|--dry-run' \
-            'code|-h' 'code|--help' 'matrix|--dry-run' 'matrix|-h' 'matrix|--help' \
-            'versions|--dry-run' 'versions|-h' 'versions|--help' 'diff|--dry-run' 'diff|-h' \
-            'diff|--help' 'check|--exact-state' 'check|--strict' 'check|--dry-run' 'check|-h' \
-            'check|--help' 'download|--text' 'download|--force' 'download|--url-only' \
-            'download|--dry-run' 'download|-h' 'download|--help' 'health|--dry-run' 'health|-h' \
-            'health|--help' 'config|-h' 'config|--help' 'config get|-h' 'config get|--help' \
-            'config set|-h' 'config set|--help' 'config unset|-h' 'config unset|--help' \
-            'config list|-h' 'config list|--help' 'config path|-h' 'config path|--help' \
-            'completion|-h' 'completion|--help' 'serve|--sandbox' 'serve|-h' 'serve|--help' \
-            'mcp|-h' 'mcp|--help' 'data|-h' 'data|--help' 'data build|--force' 'data build|-h' \
-            'data build|--help' 'data export|--force' 'data export|-h' 'data export|--help' \
-            'data info|-h' 'data info|--help' 'data import|-h' 'data import|--help' \
-            'data import mcd|--strict' 'data import mcd|--force' 'data import mcd|-h' \
-            'data import mcd|--help' 'data pull|--history' 'data pull|--no-codes' \
-            'data pull|--force' 'data pull|-h' 'data pull|--help' 'data list|-h' \
-            'data list|--help' 'help|-h' 'help|--help'
+            '|--quiet' '|-v' '|--verbose' '|-h' '|--help' 'search|--exact-state' \
+            'search|--retired' 'search|--no-retired' 'search|--applicability' \
+            'search|--code-groups' 'search|--all' 'search|--dry-run' 'search|-h' 'search|--help' \
+            'policy|--criteria' 'policy|--dry-run' 'policy|-h' 'policy|--help' 'payers|--all' \
+            'payers|--dry-run' 'payers|-h' 'payers|--help' 'lobs|--exact-state' 'lobs|--all' \
+            'lobs|--dry-run' 'lobs|-h' 'lobs|--help' 'updates|--changes' 'updates|--all' \
+            'updates|--dry-run' 'updates|-h' 'updates|--help' 'code|--exact-state' \
+            'code|--dry-run' 'code|-h' 'code|--help' 'matrix|--exact-state' 'matrix|--dry-run' \
+            'matrix|-h' 'matrix|--help' 'versions|--dry-run' 'versions|-h' 'versions|--help' \
+            'diff|--dry-run' 'diff|-h' 'diff|--help' 'check|--exact-state' 'check|--strict' \
+            'check|--dry-run' 'check|-h' 'check|--help' 'download|--text' 'download|--force' \
+            'download|--url-only' 'download|--dry-run' 'download|-h' 'download|--help' \
+            'health|--dry-run' 'health|-h' 'health|--help' 'config|-h' 'config|--help' \
+            'config get|-h' 'config get|--help' 'config set|-h' 'config set|--help' \
+            'config unset|-h' 'config unset|--help' 'config list|-h' 'config list|--help' \
+            'config path|-h' 'config path|--help' 'completion|-h' 'completion|--help' \
+            'serve|--sandbox' 'serve|-h' 'serve|--help' 'mcp|-h' 'mcp|--help' 'data|-h' \
+            'data|--help' 'data build|--force' 'data build|-h' 'data build|--help' \
+            'data export|--force' 'data export|-h' 'data export|--help' 'data info|-h' \
+            'data info|--help' 'data import|-h' 'data import|--help' 'data import mcd|--strict' \
+            'data import mcd|--force' 'data import mcd|-h' 'data import mcd|--help' \
+            'data pull|--history' 'data pull|--no-codes' 'data pull|--force' 'data pull|-h' \
+            'data pull|--help' 'data list|-h' 'data list|--help' 'help|-h' 'help|--help'
             printf '%s\n' 'none'
         case '|--api-url' '|--today' '|--profile' '|--timeout' 'search|--query' 'search|--payer' \
             'search|--lob-id' 'search|--effective-start' 'search|--effective-end' \

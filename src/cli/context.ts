@@ -36,6 +36,8 @@ export interface CommandContext {
   notice(message: string): void;
   /** A warning on stderr (not suppressed by TTY, only by --quiet). */
   warn(message: string): void;
+  /** A line for people on stderr, terminal or not (never with --quiet); not a warning. */
+  inform(message: string): void;
   close(): Promise<void>;
 }
 
@@ -206,6 +208,7 @@ export async function createContext(
     },
     notice,
     warn,
+    inform: say,
     close: async () => {
       // A shared backend stays open for the next run; its owner closes it.
       if (transport) await (await transport).transport.close?.();

@@ -4,7 +4,9 @@ import { LOB_CATEGORIES } from "../contract/index.js";
 import { LOB_CSV_COLUMNS } from "../output/columns.js";
 import { buildLobsQuery, LOBS_ID_FIELDS, lobsFlagFor, type LobsFlags } from "../requests/lobs.js";
 import { runListCommand } from "./list-command.js";
-import { collect, examples, fieldsOption, withContext } from "./shared.js";
+import { stateExpansionNotice } from "../requests/parse-flags.js";
+import { SUB_STATE_HELP } from "../requests/sub-states.js";
+import { collect, EXACT_STATE_FLAG, examples, fieldsOption, withContext } from "./shared.js";
 
 type Opts = LobsFlags & { dryRun?: boolean; fields?: string[] };
 
@@ -24,6 +26,7 @@ export function registerLobs(program: Command, run: RunEnvironment): void {
       "state or jurisdiction codes, any case; exact match, so nationwide LOBs are left out",
       collect,
     )
+    .option(...EXACT_STATE_FLAG)
     .option("--limit <n>", "results per page, 1-100 (default 20)")
     .option("--offset <n>", "results to skip (default 0)")
     .option("--all", "fetch every page (add --limit 100 for fewer requests)")
@@ -31,16 +34,20 @@ export function registerLobs(program: Command, run: RunEnvironment): void {
     .addOption(fieldsOption(LOB_CSV_COLUMNS))
     .addHelpText(
       "after",
-      examples([
-        "coverage lobs --payer AETNA",
-        "coverage lobs --state ca,ny --lob commercial",
-        "coverage lobs --payer CMS --all --json",
-      ]),
+      SUB_STATE_HELP +
+        examples([
+          "coverage lobs --payer AETNA",
+          "coverage lobs --state ca,ny --lob commercial",
+          "coverage lobs --payer CMS --all --json",
+        ]),
     )
     .action(
-      withContext<Opts>(run, (ctx, opts) =>
-        runListCommand(ctx, {
-          input: buildLobsQuery(opts),
+      withContext<Opts>(run, (ctx, opts) => {
+        const input = buildLobsQuery(opts);
+        const widened = stateExpansionNotice(opts);
+        if (widened) ctx.inform(widened);
+        return runListCommand(ctx, {
+          input,
           build: (client, input) => client.build.lobs(input, lobsFlagFor),
           send: (client, request) => client.lobs(request),
           all: Boolean(opts.all),
@@ -56,7 +63,7 @@ export function registerLobs(program: Command, run: RunEnvironment): void {
             emptyMessage: "No lines of business match.",
             csvColumns: LOB_CSV_COLUMNS,
           }),
-        }),
-      ),
+        });
+      }),
     );
 }

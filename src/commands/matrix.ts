@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import type { RunEnvironment } from "../cli/context.js";
 import { UsageError } from "../errors.js";
 import { MATRIX_CSV_COLUMNS } from "../output/columns.js";
-import { parseLobs, parseStates, splitList } from "../requests/parse-flags.js";
+import { parseLobs, parseStatesToSend, splitList } from "../requests/parse-flags.js";
 import { parseOneCode, type CodeViewFlags } from "../requests/views.js";
 import { collect, examples, withContext } from "./shared.js";
 import { addCodeViewOptions, fetchCodeView } from "./view-command.js";
@@ -51,7 +51,7 @@ export function registerMatrix(program: Command, run: RunEnvironment): void {
         if (!found) return;
         const { buildMatrix, flattenMatrix } = await import("../views/matrix.js");
         const asked = {
-          states: parseStates(opts.state),
+          states: parseStatesToSend(opts.state, opts.exactState),
           lobs: parseLobs(opts.lob),
           payerIds: splitList(opts.payer),
         };

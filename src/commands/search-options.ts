@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { LOB_CATEGORIES, SORTS } from "../contract/index.js";
-import { collect } from "./shared.js";
+import { collect, EXACT_STATE_FLAG } from "./shared.js";
 
 /**
  * The request flags of `search` (its own file, so search.ts stays a thin command); the
@@ -23,7 +23,12 @@ export function addSearchOptions(command: Command, retiredFlags: string[]): Comm
       .option("--payer <ids>", "payer ids (repeatable, comma-separated)", collect)
       .option("--lob <categories>", `LOB categories: ${LOB_CATEGORIES.join(", ")}`, collect)
       .option("--lob-id <ids>", "LOB ids (repeatable, comma-separated)", collect)
-      .option("--state <codes>", "state codes, any case (nationwide always included)", collect)
+      .option(
+        "--state <codes>",
+        "state codes, any case (nationwide always included; CA, NY, MO bring their Medicare sub-state codes)",
+        collect,
+      )
+      .option(...EXACT_STATE_FLAG)
       .option("--effective-start <date>", "in effect on or after DATE (YYYY-MM-DD)")
       .option("--effective-end <date>", "taken effect on or before DATE (YYYY-MM-DD)")
       .option("--effective-on <date>", "in effect on DATE (start and end)")

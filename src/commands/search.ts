@@ -8,6 +8,9 @@ import {
   searchFlagFor,
   type SearchFlags,
 } from "../requests/search.js";
+import { levelOneHintForBody } from "../requests/code-formats.js";
+import { stateExpansionNotice } from "../requests/parse-flags.js";
+import { SUB_STATE_HELP } from "../requests/sub-states.js";
 import { runListCommand } from "./list-command.js";
 import { addSearchOptions } from "./search-options.js";
 import { examples, fieldsOption, readJsonInput, withContext } from "./shared.js";
@@ -30,24 +33,33 @@ export function registerSearch(program: Command, run: RunEnvironment): void {
     .addOption(fieldsOption(POLICY_COLUMNS))
     .addHelpText(
       "after",
-      examples([
-        "coverage search --code CPT:97110 --state CA",
-        "coverage search sleep apnea --lob medicare_advantage --applicability",
-        "coverage search --code ICD10CM:E11.9 --relationship does-not-cover --json",
-        "coverage search --code CPT:97110 --fields policy_id,payer_names,states,verdict --format csv",
-      ]),
+      SUB_STATE_HELP +
+        examples([
+          "coverage search --code CPT:97110 --state CA",
+          "coverage search sleep apnea --lob medicare_advantage --applicability",
+          "coverage search --code ICD10CM:E11.9 --relationship does-not-cover --json",
+          "coverage search --code CPT:97110 --fields policy_id,payer_names,states,verdict --format csv",
+        ]),
     )
     .action(
       withContext<Opts>(run, async (ctx, opts, [words]) => {
         const base = opts.body ? await readJsonInput(opts.body, "--body", run.stdin) : undefined;
         const flags: SearchFlags = { ...opts, words: words as string[], retiredFlags };
         const input = buildSearchRequest(flags, base);
+        const widened = stateExpansionNotice(flags);
+        if (widened) ctx.inform(widened);
         const shape = view.readSearchShape(input);
         await runListCommand(ctx, {
           input,
           build: (client, body) => client.build.filter(body, (loc) => searchFlagFor(loc, flags)),
           send: (client, request) =>
-            client.filter(request).then((page) => view.warnUnmatchedWords(input, page, ctx.warn)),
+            client.filter(request).then((page) => {
+              // A CPT-shaped HCPCS: code that found nothing is most likely listed as CPT.
+              const levelOne =
+                page.data.length || page.offset ? undefined : levelOneHintForBody(input);
+              if (levelOne) ctx.warn(levelOne);
+              return view.warnUnmatchedWords(input, page, ctx.warn);
+            }),
           all: Boolean(opts.all),
           dryRun: Boolean(opts.dryRun),
           idFields: SEARCH_ID_FIELDS,

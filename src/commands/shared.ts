@@ -71,3 +71,9 @@ export function fieldsOption(names: readonly string[]): Option {
   option.listedValues = names;
   return option;
 }
+
+/** `--exact-state`, the same on every command with `--state`. */
+export const EXACT_STATE_FLAG = [
+  "--exact-state",
+  "send --state codes as typed, without the sub-state jurisdictions of CA, NY, MO",
+] as const;

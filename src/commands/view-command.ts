@@ -8,20 +8,25 @@ import { LOB_CATEGORIES } from "../contract/index.js";
 import { respellInput } from "../requests/catalogue-ids.js";
 import { SEARCH_ID_FIELDS } from "../requests/search.js";
 import { buildCodeViewBody, codeViewFlagFor, type CodeViewFlags } from "../requests/views.js";
-import { collect } from "./shared.js";
+import { levelOneHint } from "../requests/code-formats.js";
+import { stateExpansionNotice } from "../requests/parse-flags.js";
+import { SUB_STATE_HELP } from "../requests/sub-states.js";
+import { collect, EXACT_STATE_FLAG } from "./shared.js";
 
 /** Adds the narrowing options shared by `code` and `matrix`. */
 export function addCodeViewOptions(command: Command): Command {
   return command
     .option(
       "--state <codes>",
-      "only scopes in these states (nationwide included; repeatable)",
+      "only scopes in these states (nationwide included; repeatable; CA, NY, MO bring their Medicare sub-state codes)",
       collect,
     )
+    .option(...EXACT_STATE_FLAG)
     .option("--lob <categories>", `LOB categories: ${LOB_CATEGORIES.join(", ")}`, collect)
     .option("--payer <ids>", "payer ids (repeatable, comma-separated)", collect)
     .option("--effective-on <date>", "the day to look at (default: today)")
-    .option("--dry-run", "print the first request instead of sending it");
+    .option("--dry-run", "print the first request instead of sending it")
+    .addHelpText("after", SUB_STATE_HELP);
 }
 
 /**
@@ -35,6 +40,8 @@ export async function fetchCodeView(
 ): Promise<{ items: Policy[]; day: string } | undefined> {
   const day = flags.effectiveOn ?? (await ctx.today());
   const body = buildCodeViewBody(ref, flags, day);
+  const widened = stateExpansionNotice(flags);
+  if (widened) ctx.inform(widened);
   const first = ctx.offlineClient().build.filter({ ...body, offset: 0 }, codeViewFlagFor);
   if (flags.dryRun) {
     ctx.printDryRun(first);
@@ -50,7 +57,11 @@ export async function fetchCodeView(
     (kind) => listCatalogueIds(client, kind, ctx.warn),
     (id) => confirmPayerByLobs(client, id),
   );
-  return { items: await fetchAllPolicies(client, asked, codeViewFlagFor, ctx.warn), day };
+  const items = await fetchAllPolicies(client, asked, codeViewFlagFor, ctx.warn);
+  // A CPT-shaped HCPCS: code that found nothing is most likely listed as CPT.
+  const levelOne = items.length ? undefined : levelOneHint([ref]);
+  if (levelOne) ctx.warn(levelOne);
+  return { items, day };
 }
 
 /**

@@ -84,13 +84,17 @@ export function checkPolicyFields(
         "must be a path relative to the dataset's folder, inside it (no absolute path, no '..' out of it)",
       );
   }
-  if (p.effective_to_date !== null && p.effective_to_date <= p.effective_from_date)
+  // Equal dates are an empty period: a retirement notice, in effect on no day (mcd-import.md).
+  if (p.effective_to_date !== null && p.effective_to_date < p.effective_from_date)
     add(
       ["policies", i, "effective_to_date"],
-      "must be after effective_from_date (it is exclusive)",
+      "must not be before effective_from_date (it is exclusive; equal means in effect on no day)",
     );
   p.applicability.forEach((a, j) => {
-    if (a.to !== null && a.to <= a.from)
-      add(["policies", i, "applicability", j, "to"], "must be after 'from' (it is exclusive)");
+    if (a.to !== null && a.to < a.from)
+      add(
+        ["policies", i, "applicability", j, "to"],
+        "must not be before 'from' (it is exclusive; equal means in effect on no day)",
+      );
   });
 }

@@ -29,7 +29,10 @@ export function isInEffect(from: string, to: string | null, day: string): boolea
   return from <= day && (to === null || day < to);
 }
 
-/** Rule Filter 2: `[from, to)` overlaps the inclusive window `[start, end]`. */
+/**
+ * Rule Filter 2: `[from, to)` overlaps the inclusive window `[start, end]`. An empty period
+ * (`to` = `from`: a retirement notice, in effect on no day) overlaps no window.
+ */
 export function overlapsWindow(
   from: string,
   to: string | null,
@@ -37,7 +40,11 @@ export function overlapsWindow(
 ): boolean {
   const start = window.start ?? null;
   const end = window.end ?? null;
-  return (start === null || to === null || to > start) && (end === null || from <= end);
+  return (
+    (to === null || to > from) &&
+    (start === null || to === null || to > start) &&
+    (end === null || from <= end)
+  );
 }
 
 /** Rule Filter 3, current links: not ended as of today (includes links that start later). */

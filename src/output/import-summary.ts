@@ -20,7 +20,12 @@ export function formatImportSummary(report: McdImportReport, output: string): st
         : ""
     }; CPT descriptions are never imported`,
     `as of ${report.asOf ?? "unknown (no last_updated date)"}`,
+    `not covered by their group's paragraph: ${n(report.excluded.named)} HCPCS/CPT links named in a not-covered sentence, ${n(report.excluded.group)} in a group declared not covered (the category keeps the paragraph)`,
   ];
+  if (report.retiredNcds)
+    lines.push(
+      `${n(report.retiredNcds)} NCD rows terminated before they took effect kept as retired versions (in effect on no day)`,
+    );
   if (report.leftOut.size) {
     lines.push("left out by the import rules:");
     for (const [reason, count] of report.leftOut) lines.push(`  ${n(count)} ${reason}`);

@@ -22,10 +22,11 @@ export const CODE_FORMATS: Record<CodeSystem, CodeFormat> = {
     name: "a CPT code",
     shape: "5 digits, or 4 digits and F, T or U (97110, 3008F)",
   },
+  // Level I is CPT (the spec's format table): HCPCS takes CPT-shaped codes too.
   HCPCS: {
-    pattern: /^[A-Z]\d{4}$/,
+    pattern: /^(?:[A-Z]\d{4}|\d{5}|\d{4}[FTU])$/,
     name: "a HCPCS Level II code",
-    shape: "a letter and 4 digits (E0601)",
+    shape: "a letter and 4 digits (E0601), or a Level I code shaped as CPT (97110)",
   },
   ICD10CM: {
     pattern: /^[A-Z]\d[0-9A-Z](?:\.?[0-9A-Z]{1,4})?$/,
@@ -85,4 +86,37 @@ export function checkCodeFormats(flag: string, system: CodeSystem, codes: string
       `${name.charAt(0).toUpperCase()}${name.slice(1)} is ${shape}.`,
     );
   }
+}
+
+/**
+ * The stderr line for a `HCPCS:` ref of CPT-shaped (Level I) codes that found nothing: such
+ * codes are listed as CPT. Undefined when no ref has one.
+ */
+export function levelOneHint(
+  refs: ReadonlyArray<{ code_system: string; codes: readonly string[] }>,
+): string | undefined {
+  const levelOne = refs
+    .filter((r) => r.code_system === "HCPCS")
+    .flatMap((r) => r.codes.map((c) => c.trim().toUpperCase()))
+    .filter((c) => CODE_FORMATS.CPT.pattern.test(c));
+  if (levelOne.length === 0) return undefined;
+  const cpt = `CPT:${levelOne.join(",")}`;
+  return `HCPCS:${levelOne.join(",")} found nothing: HCPCS Level I codes are CPT codes, and policies list them as CPT; try ${cpt}.`;
+}
+
+/** `levelOneHint` for the code refs of a filter body (`policies.code_refs.refs`). */
+export function levelOneHintForBody(body: unknown): string | undefined {
+  const refs = (body as { policies?: { code_refs?: { refs?: unknown } } } | undefined)?.policies
+    ?.code_refs?.refs;
+  if (!Array.isArray(refs)) return undefined;
+  return levelOneHint(
+    refs.filter(
+      (r): r is { code_system: string; codes: string[] } =>
+        typeof r === "object" &&
+        r !== null &&
+        typeof (r as { code_system?: unknown }).code_system === "string" &&
+        Array.isArray((r as { codes?: unknown }).codes) &&
+        (r as { codes: unknown[] }).codes.every((c) => typeof c === "string"),
+    ),
+  );
 }

@@ -1,21 +1,23 @@
 import type { IdField } from "./catalogue-ids.js";
 import { definedOnly, buildPageQuery, makeQueryFlagHint, type PageFlags } from "./page.js";
-import { parseLobs, parseStates, requireList } from "./parse-flags.js";
+import { parseLobs, parseStatesToSend, requireList } from "./parse-flags.js";
 
 /** The `lobs` flags as commander hands them over. */
 export interface LobsFlags extends PageFlags {
   lob?: string[];
   payer?: string[];
   state?: string[];
+  /** `--exact-state`: the states as typed, without their sub-state jurisdictions. */
+  exactState?: boolean;
 }
 
-/** Maps `lobs` flags to the `GET /v1/lobs` query (states upper-cased); only what was set. */
+/** Maps `lobs` flags to the `GET /v1/lobs` query (states upper-cased, split states widened); only what was set. */
 export function buildLobsQuery(flags: LobsFlags): Record<string, unknown> {
   return definedOnly({
     ...buildPageQuery(flags),
     lobs: parseLobs(requireList(flags.lob, "--lob")),
     payer_ids: requireList(flags.payer, "--payer"),
-    states: parseStates(requireList(flags.state, "--state")),
+    states: parseStatesToSend(requireList(flags.state, "--state"), flags.exactState),
   });
 }
 

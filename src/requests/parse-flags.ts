@@ -8,6 +8,7 @@ import {
 import { UsageError } from "../errors.js";
 import { checkCodeFormats, guessCodeSystem } from "./code-formats.js";
 import { stateCodeForName } from "./state-names.js";
+import { describeStateExpansion, expandStates } from "./sub-states.js";
 
 const SYSTEM_ALIASES: Record<string, CodeSystem> = {
   CPT: "CPT",
@@ -139,6 +140,27 @@ export function parseStates(values: readonly string[] | undefined): string[] | u
       );
     return upper;
   });
+}
+
+/**
+ * The `--state` values to send: as `parseStates`, each state Medicare splits followed by its
+ * sub-state jurisdictions unless `exact` (`--exact-state`).
+ */
+export function parseStatesToSend(
+  values: readonly string[] | undefined,
+  exact: boolean | undefined,
+): string[] | undefined {
+  const states = parseStates(values);
+  return states && !exact ? expandStates(states) : states;
+}
+
+/** The stderr line saying which `--state` values are widened, or undefined (none, or `--exact-state`). */
+export function stateExpansionNotice(flags: {
+  state?: readonly string[];
+  exactState?: boolean;
+}): string | undefined {
+  if (flags.exactState || !flags.state) return undefined;
+  return describeStateExpansion(parseStates(flags.state) ?? []);
 }
 
 /**

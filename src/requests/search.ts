@@ -6,7 +6,7 @@ import {
   parseDateFlag,
   parseLobs,
   parseRelationships,
-  parseStates,
+  parseStatesToSend,
   requireList,
 } from "./parse-flags.js";
 import type { IdField } from "./catalogue-ids.js";
@@ -23,6 +23,8 @@ export interface SearchFlags {
   lob?: string[];
   lobId?: string[];
   state?: string[];
+  /** `--exact-state`: the states as typed, without their sub-state jurisdictions. */
+  exactState?: boolean;
   effectiveStart?: string;
   effectiveEnd?: string;
   effectiveOn?: string;
@@ -142,7 +144,7 @@ export function buildSearchRequest(flags: SearchFlags, baseBody?: unknown): Json
     payer_ids: requireList(flags.payer, "--payer"),
     lobs: parseLobs(requireList(flags.lob, "--lob")),
     lob_ids: requireList(flags.lobId, "--lob-id"),
-    states: parseStates(requireList(flags.state, "--state")),
+    states: parseStatesToSend(requireList(flags.state, "--state"), flags.exactState),
     effective_date: mergeWindow(flags, baseOf("effective_date")),
     retired: parseRetired(flags),
   });
@@ -167,7 +169,7 @@ const FLAG_FOR: Array<[string, string, Array<keyof SearchFlags>]> = [
   ["body.policies.payer_ids", "--payer", ["payer"]],
   ["body.policies.lob_ids", "--lob-id", ["lobId"]],
   ["body.policies.lobs", "--lob", ["lob"]],
-  ["body.policies.states", "--state", ["state"]],
+  ["body.policies.states", "--state", ["state", "exactState"]],
   [
     "body.policies.effective_date.start",
     "--effective-start or --effective-on",

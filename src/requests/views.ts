@@ -7,6 +7,7 @@ import { buildSearchRequest, searchFlagFor, type SearchFlags } from "./search.js
 /** The narrowing flags of `code` and `matrix`. */
 export interface CodeViewFlags {
   state?: string[];
+  exactState?: boolean;
   lob?: string[];
   payer?: string[];
   effectiveOn?: string;
@@ -39,6 +40,7 @@ export function buildCodeViewBody(
   const search: SearchFlags = {
     code: [`${ref.code_system}:${ref.codes.join(",")}`],
     state: flags.state,
+    exactState: flags.exactState,
     lob: flags.lob,
     payer: flags.payer,
     effectiveOn: day,

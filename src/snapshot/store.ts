@@ -498,6 +498,8 @@ class SnapshotStore implements StoreIndex {
         if (retired === true ? t === OPEN_END : retired === false && t !== OPEN_END) continue;
         if (t !== OPEN_END && !(t > start)) continue;
         if ((from[p] as number) > end) continue;
+        // An empty period (a retirement notice) overlaps no window (rule Filter 2).
+        if (filter.effective_date && t !== OPEN_END && t <= (from[p] as number)) continue;
       }
       out.push(p);
     }
@@ -512,6 +514,7 @@ class SnapshotStore implements StoreIndex {
    */
   #markScope(filter: PolicyFilter, { afterTo, untilFrom }: DayBounds): Uint8Array {
     const marked = new Uint8Array(this.count);
+    const windowed = Boolean(filter.effective_date);
     const scope = compileScope(filter);
     const lobs: number[] = [];
     for (const lob of this.lobs)
@@ -519,7 +522,12 @@ class SnapshotStore implements StoreIndex {
     // Two comparisons per link, no call: this loop runs once per link of the LOBs in scope.
     for (const days of this.#readLobLinks(lobs))
       for (let k = 0; k < days.length; k += 3)
-        if ((days[k + 2] as number) > afterTo && (days[k + 1] as number) <= untilFrom)
+        if (
+          (days[k + 2] as number) > afterTo &&
+          (days[k + 1] as number) <= untilFrom &&
+          // An empty link (a retirement notice's) overlaps no window (rule Filter 2).
+          (!windowed || (days[k + 2] as number) > (days[k + 1] as number))
+        )
           marked[days[k] as number] = 1;
     return marked;
   }

@@ -266,7 +266,15 @@ describe("coverage data import mcd (e2e)", () => {
   });
 
   it("a sub-state is its own state: MO does not include EM, CA does not include NF", async () => {
-    expect(await searchIds(["--state", "CA"])).toEqual([
+    expect(await searchIds(["--state", "CA", "--exact-state"])).toEqual([
+      "cms-ncd/20.4/2015-05-01",
+      "cms-ncd/240.4/2024-01-01",
+    ]);
+    // The client's --state CA brings NF and SF (cli.md): the import kept them apart, the
+    // search finds both.
+    expect(await searchIds(["--state", "CA", "--lob", "medicare_part_b"])).toEqual([
+      "cms-article/A59001/2024-06-01",
+      "cms-lcd/L39001/2024-06-01",
       "cms-ncd/20.4/2015-05-01",
       "cms-ncd/240.4/2024-01-01",
     ]);

@@ -38,11 +38,21 @@ describe.concurrent("HTTP backend: the request on the wire", () => {
     expect(req!.method).toBe("POST");
     expect(req!.url).toBe("/v1/policies/filter");
     expect(req!.body).toBe(
-      '{"policies":{"code_refs":{"refs":[{"code_system":"CPT","codes":["97110"]}]},"states":["CA"]}}',
+      '{"policies":{"code_refs":{"refs":[{"code_system":"CPT","codes":["97110"]}]},"states":["CA","NF","SF"]}}',
     );
     expect(req!.headers["x-api-key"]).toBe(KEY);
     expect(req!.headers["content-type"]).toBe("application/json");
     expect(JSON.parse(r.stdout)).toEqual(EMPTY);
+    expect(r.stderr).toContain("--state CA also sends NF, SF");
+  });
+
+  it("--exact-state puts the states on the wire as typed", async (t) => {
+    const s = await serve(t, (_req, res) => json(res, 200, EMPTY));
+    const r = await search(s, ["--state", "ca", "--exact-state"]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(s.requests[0]!.body).toBe(
+      '{"policies":{"code_refs":{"refs":[{"code_system":"CPT","codes":["97110"]}]},"states":["CA"]}}',
+    );
   });
 
   it("keeps the base URL's path prefix", async (t) => {

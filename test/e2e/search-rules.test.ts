@@ -170,9 +170,21 @@ describe.concurrent("rule Filter 4: one link for payer + LOB + LOB id + state", 
   it.each<[string, string[], string[]]>([
     [
       "states: the state's links and every nationwide one",
+      ["--state", "CA", "--exact-state"],
+      [
+        "s/ca/2020-01-01",
+        "s/cms/2020-01-01",
+        "s/nation/2020-01-01",
+        "s/opaque/2020-01-01",
+        "s/split/2020-01-01",
+      ],
+    ],
+    [
+      "a state Medicare splits brings its sub-state jurisdictions (CA: NF, SF)",
       ["--state", "CA"],
       [
         "s/ca/2020-01-01",
+        "s/cms-nf/2020-01-01",
         "s/cms/2020-01-01",
         "s/nation/2020-01-01",
         "s/opaque/2020-01-01",
@@ -578,7 +590,7 @@ describe.concurrent("--dry-run and --body", () => {
   };
   it.each<[string[], unknown]>([
     [
-      ["--code", "CPT:97110", "--state", "CA"],
+      ["--code", "CPT:97110", "--state", "CA", "--exact-state"],
       {
         policies: {
           code_refs: { refs: [{ code_system: "CPT", codes: ["97110"] }] },
@@ -627,7 +639,7 @@ describe.concurrent("--dry-run and --body", () => {
       { policies: { retired: true }, include_applicability: true, include_code_groups: true },
     ],
     [
-      ["--body", data("bodies/knee-ca.json"), "--state", "ny", "--limit", "9"],
+      ["--body", data("bodies/knee-ca.json"), "--state", "ny", "--exact-state", "--limit", "9"],
       {
         policies: { q: "knee", states: ["NY"], retired: false },
         sort: "title_asc",

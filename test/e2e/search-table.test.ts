@@ -107,7 +107,10 @@ describe("what the client sends for a table (scripted server)", () => {
     const r = await remote(MAIN_JOB);
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(server.requests[0]?.body ?? "")).toEqual({
-      policies: { code_refs: { refs: [{ code_system: "CPT", codes: ["97110"] }] }, states: ["CA"] },
+      policies: {
+        code_refs: { refs: [{ code_system: "CPT", codes: ["97110"] }] },
+        states: ["CA", "NF", "SF"],
+      },
       include_applicability: true,
       include_code_groups: true,
     });
@@ -118,14 +121,17 @@ describe("what the client sends for a table (scripted server)", () => {
     const r = await remote([...MAIN_JOB, ...f]);
     expect(r.exitCode).toBe(0);
     expect(server.requests[0]?.body).toBe(
-      '{"policies":{"code_refs":{"refs":[{"code_system":"CPT","codes":["97110"]}]},"states":["CA"]}}',
+      '{"policies":{"code_refs":{"refs":[{"code_system":"CPT","codes":["97110"]}]},"states":["CA","NF","SF"]}}',
     );
   });
 
   it("--dry-run prints the user's request, not the widened one", async () => {
     const r = await remote([...MAIN_JOB, "--dry-run"]);
     expect(JSON.parse(r.stdout).body).toEqual({
-      policies: { code_refs: { refs: [{ code_system: "CPT", codes: ["97110"] }] }, states: ["CA"] },
+      policies: {
+        code_refs: { refs: [{ code_system: "CPT", codes: ["97110"] }] },
+        states: ["CA", "NF", "SF"],
+      },
     });
     expect(server.requests).toHaveLength(0);
   });
@@ -133,7 +139,7 @@ describe("what the client sends for a table (scripted server)", () => {
   it("without codes: no code groups asked for (no verdict column)", async () => {
     const r = await remote(["search", "--state", "CA"]);
     expect(JSON.parse(server.requests[0]?.body ?? "")).toEqual({
-      policies: { states: ["CA"] },
+      policies: { states: ["CA", "NF", "SF"] },
       include_applicability: true,
     });
     expect(r.stdout).not.toContain("VERDICT");

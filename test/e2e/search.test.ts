@@ -13,11 +13,13 @@ describe("coverage search (e2e, built CLI)", () => {
       body: {
         policies: {
           code_refs: { refs: [{ code_system: "CPT", codes: ["97110"] }] },
-          states: ["CA"],
+          states: ["CA", "NF", "SF"],
         },
       },
     });
-    expect(r.stderr).toBe("");
+    expect(r.stderr).toBe(
+      "--state CA also sends NF, SF (Northern California, Southern California): Medicare's sub-state jurisdictions. Add --exact-state to send only the codes typed.",
+    );
   });
 
   it("rejects bad values before any request, exit 2, loc: msg lines, nothing on stdout", async () => {
@@ -50,7 +52,11 @@ describe("coverage search (e2e, built CLI)", () => {
     ]);
     expect(r.exitCode).toBe(0);
     const body = JSON.parse(r.stdout);
-    expect(body.data.map((p: { policy_id: string }) => p.policy_id)).toEqual(["a/pt/2025-01-01"]);
+    // CA brings NF, where the Medicare Part B LCD L1 applies (cli.md: states Medicare splits).
+    expect(body.data.map((p: { policy_id: string }) => p.policy_id)).toEqual([
+      "cms-lcd/L1/2026-07-01",
+      "a/pt/2025-01-01",
+    ]);
     expect(body).toMatchObject({ limit: 20, offset: 0, has_more: false });
   });
 });

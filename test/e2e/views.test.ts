@@ -126,8 +126,12 @@ describe("analyst views through the built CLI", () => {
   it("matrix --json gives every cell with its policy ids", async () => {
     const r = await inProcess(["matrix", "--code", "CPT:97110", "--state", "CA,TX", "--json"]);
     const m = JSON.parse(r.stdout);
-    expect(m.states).toEqual([null, "CA", "TX"]);
-    expect(m.cells).toHaveLength(m.rows.length * 3);
+    // CA brings Medicare's NF and SF, where California's Part B is (cli.md).
+    expect(m.states).toEqual([null, "CA", "TX", "NF", "SF"]);
+    expect(m.cells).toHaveLength(m.rows.length * 5);
+    expect(m.cells).toContainEqual(
+      expect.objectContaining({ lob: "medicare_part_b", state: "NF", verdict: "covers" }),
+    );
     expect(m.cells).toContainEqual({
       payer_id: "CMS",
       payer_name: "Medicare (CMS)",

@@ -1,4 +1,5 @@
 import TurndownService from "turndown";
+import gfm from "@joplin/turndown-plugin-gfm";
 
 // Markdown as the rest of the tool writes it: ATX headings, `-` bullets, fenced code.
 const markdown = new TurndownService({
@@ -7,6 +8,8 @@ const markdown = new TurndownService({
   codeBlockStyle: "fenced",
   emDelimiter: "_",
 });
+// HTML tables (NCD 190.10's screening frequencies) as GFM tables, not one paragraph per cell.
+markdown.use(gfm.tables);
 
 // Plain text: every element becomes its content, blocks on lines of their own, nothing escaped.
 const BLOCKS = new Set(
@@ -37,6 +40,21 @@ export function htmlToPlainText(html: string): string {
   if (!html.trim()) return "";
   const text = hasMarkup(html) ? plain.turndown(html) : html;
   return text.split(/\s+/).filter(Boolean).join(" ");
+}
+
+/**
+ * An HTML field as plain text, one block (paragraph, list item, heading, `<br>`) a line, spaces
+ * collapsed within a line: a code group's paragraph read sentence by sentence and heading by
+ * heading.
+ */
+export function htmlToPlainLines(html: string): string {
+  if (!html.trim()) return "";
+  const text = hasMarkup(html) ? plain.turndown(html) : lines(html);
+  return text
+    .split("\n")
+    .map((line) => line.split(/\s+/).filter(Boolean).join(" "))
+    .filter(Boolean)
+    .join("\n");
 }
 
 /**

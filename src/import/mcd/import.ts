@@ -12,7 +12,12 @@ import type { DatasetSink, DatasetSummary } from "../../dataset/sink.js";
 import { InterruptedError, UsageError } from "../../errors.js";
 import { readHcpcsAnweb, readIcd10cmOrder } from "./code-sets.js";
 import { readTable, type BadRow, type Row } from "./csv.js";
-import { htmlToMarkdown, htmlToPlainText, htmlToPlainTextPrefix } from "./html.js";
+import {
+  htmlToMarkdown,
+  htmlToPlainLines,
+  htmlToPlainText,
+  htmlToPlainTextPrefix,
+} from "./html.js";
 import {
   classifyModifier,
   classifyProcedureCode,
@@ -21,10 +26,11 @@ import {
   firstDate,
   isProposed,
   lobsOfContractor,
-  saysNotCovered,
   toCategory,
   toDate,
+  UnknownContractorKind,
 } from "./map.js";
+import { exclusionOf, readParagraph, type ParagraphReading } from "./paragraph-rule.js";
 import { findTables, type TableSet } from "./sources.js";
 
 export interface McdImportOptions {
@@ -47,6 +53,13 @@ export interface McdImportReport {
   documents: { lcd: number; article: number; ncd: number };
   /** Rows and links left out by the rules of mcd-import.md, by reason. */
   leftOut: Map<string, number>;
+  /**
+   * HCPCS/CPT links made `DOES_NOT_COVER` by their group's paragraph: `named` by a sentence
+   * naming them (rule 2), `group` by a heading or sentence about the whole group (rule 3).
+   */
+  excluded: { named: number; group: number };
+  /** NCD rows that are retirement notices (terminated before they took effect), kept retired. */
+  retiredNcds: number;
   /** Malformed rows skipped, by reason, with the first few named by file and line. */
   skipped: { count: number; byReason: Map<string, number>; examples: string[] };
   /** Catalogue descriptions by where they came from. */
@@ -73,7 +86,7 @@ interface Jurisdiction {
 }
 interface Group {
   category: string | null;
-  notCovered: boolean;
+  reading: ParagraphReading;
 }
 interface Section {
   column: string;
@@ -191,6 +204,8 @@ class McdImport {
   private readonly report: McdImportReport = {
     documents: { lcd: 0, article: 0, ncd: 0 },
     leftOut: new Map(),
+    excluded: { named: 0, group: 0 },
+    retiredNcds: 0,
     skipped: { count: 0, byReason: new Map(), examples: [] },
     codes: new Map(),
     missing: [],
@@ -199,7 +214,9 @@ class McdImport {
   };
   private firstBad: BadRow | undefined;
   private readonly states = new Map<string, string>();
-  private readonly contractorLobs = new Map<string, LobCategory[]>();
+  // A contractor's LOB categories, or what about it the import does not know (an error when
+  // a document uses it: mcd-import.md wants no guess).
+  private readonly contractorLobs = new Map<string, LobCategory[] | string>();
   private readonly jurisdictions = new Map<string, Jurisdiction[]>();
   private readonly docContractors = new Map<string, string[]>();
   private readonly groups = new Map<string, Group>();
@@ -362,9 +379,24 @@ class McdImport {
       "contractor.csv",
       ["contractor_id", "contractor_type_id", "contractor_version"],
       (row) => {
-        const type = types.get(row.get("contractor_type_id").trim()) ?? "";
-        const subtype = subtypes.get(row.get("contractor_subtype_id").trim()) ?? "";
-        this.contractorLobs.set(contractorKey(row), lobsOfContractor(type, subtype));
+        const typeId = row.get("contractor_type_id").trim();
+        const subtypeId = row.get("contractor_subtype_id").trim();
+        const type = types.get(typeId);
+        const subtype = subtypes.get(subtypeId);
+        const who = `contractor ${row.get("contractor_number").trim() || row.get("contractor_id").trim()} (${row.get("contractor_bus_name").trim() || "no name"})`;
+        let lobs: LobCategory[] | string;
+        if (subtypeId && subtype === undefined)
+          lobs = `${who} has contractor_subtype_id ${subtypeId}, which contractor_subtype_lookup.csv ${this.has("contractor_subtype_lookup.csv") ? "does not list" : "(missing from the export) cannot name"}`;
+        else if (!subtypeId && type === undefined)
+          lobs = `${who} has contractor_type_id ${typeId}, which contractor_type_lookup.csv does not list`;
+        else
+          try {
+            lobs = lobsOfContractor(type ?? "", subtype ?? "");
+          } catch (err) {
+            if (!(err instanceof UnknownContractorKind)) throw err;
+            lobs = `${who} is of the unknown ${err.message}: neither Part A nor Part B can be told from it`;
+          }
+        this.contractorLobs.set(contractorKey(row), lobs);
       },
     );
     const seen = new Set<string>();
@@ -407,8 +439,9 @@ class McdImport {
   private async readCodeLists(): Promise<void> {
     for (const table of CODE_TABLES) {
       await this.each(table.groups, [...DOC_ID[table.doc], table.group, "paragraph"], (row) => {
-        const key = `${table.file}|${docKey(table.doc, row)}|${row.get(table.group).trim()}`;
-        this.groups.set(key, this.readParagraph(row.get("paragraph")));
+        const group = row.get(table.group).trim();
+        const key = `${table.file}|${docKey(table.doc, row)}|${group}`;
+        this.groups.set(key, this.readParagraph(row.get("paragraph"), group));
       });
     }
     for (const table of CODE_TABLES) {
@@ -421,10 +454,14 @@ class McdImport {
         let system: CodeSystem;
         let relationship: DatasetCodeLink["relationship"];
         switch (table.kind) {
-          case "procedure":
+          case "procedure": {
             system = classifyProcedureCode(code);
-            relationship = group?.notCovered ? "DOES_NOT_COVER" : "COVERS";
+            const rule = group ? exclusionOf(code, group.reading) : null;
+            relationship = rule === null ? "COVERS" : "DOES_NOT_COVER";
+            if (rule === 2) this.report.excluded.named++;
+            else if (rule === 3) this.report.excluded.group++;
             break;
+          }
           case "icd10-covered":
             system = "ICD10CM";
             relationship = "COVERS";
@@ -451,13 +488,19 @@ class McdImport {
     }
   }
 
-  /** A group's paragraph, read once per distinct text (lists repeat their paragraphs). */
-  private readParagraph(html: string): Group {
-    let group = this.paragraphs.get(html);
+  /**
+   * A group's paragraph, read once per distinct text and group number (lists repeat their
+   * paragraphs; a paragraph may speak of "the codes in group N").
+   */
+  private readParagraph(html: string, number: string): Group {
+    const key = `${number}|${html}`;
+    let group = this.paragraphs.get(key);
     if (!group) {
-      const text = htmlToPlainText(html);
-      group = { category: toCategory(text), notCovered: saysNotCovered(text) };
-      this.paragraphs.set(html, group);
+      group = {
+        category: toCategory(htmlToPlainText(html)),
+        reading: readParagraph(htmlToPlainLines(html), number),
+      };
+      this.paragraphs.set(key, group);
     }
     return group;
   }
@@ -643,7 +686,14 @@ class McdImport {
           reason: "retired (status R) without an end date or last_updated",
         });
     }
-    if (to !== null && to <= from) return this.leftOut(`${what} that end on or before they start`);
+    // mcd-import.md: an NCD row terminated before it took effect is the retirement notice of
+    // that NCD; it is kept as a version in effect on no day, its summary saying so.
+    let retiredOn: string | undefined;
+    if (to !== null && to <= from) {
+      if (doc.kind !== "ncd") return this.leftOut(`${what} that end on or before they start`);
+      retiredOn = to;
+      to = from;
+    }
     const policyId = `${doc.source}/${doc.number}/${from}`;
     if (this.policyIds.has(policyId))
       return this.leftOut(`${what} with the policy id of another version (one kept)`);
@@ -670,7 +720,12 @@ class McdImport {
       file_url: doc.fileUrl,
       file_type: "html",
       listing_url: LISTING[doc.kind],
-      summary: cutAtWord(htmlToPlainTextPrefix(doc.summaryHtml, 300), 300),
+      summary: retiredOn
+        ? cutAtWord(
+            `Retired: coverage ended ${retiredOn}. ${htmlToPlainTextPrefix(doc.summaryHtml, 300)}`.trim(),
+            300,
+          )
+        : cutAtWord(htmlToPlainTextPrefix(doc.summaryHtml, 300), 300),
       criteria_text: criteria || null,
       applicability: this.applicability(doc, from, to),
       codes: this.takeCodes(doc.key),
@@ -686,6 +741,7 @@ class McdImport {
     }
     this.sink.addPolicy(policy);
     this.report.documents[doc.kind]++;
+    if (retiredOn) this.report.retiredNcds++;
   }
 
   private applicability(doc: DocumentRow, from: string, to: string | null): DatasetLink[] {
@@ -705,10 +761,11 @@ class McdImport {
         this.leftOut("contractor links to a contractor missing from contractor.csv");
         continue;
       }
-      if (!lobs.length) {
-        this.leftOut("contractor links to a contractor of no known type (Part A, B, DME, HHH)");
-        continue;
-      }
+      if (typeof lobs === "string")
+        throw new UsageError(
+          `${lobs} (used by ${key.startsWith("L:") ? "LCD" : "article"} ${key.split(":")[1]})`,
+          "The import maps the subtypes MAC A, HHH MAC (Part A), MAC B, DME MAC (Part B) and the A and B, Part A, Part B, DME, HHH, carrier and intermediary types; a new one needs a new version of coverage.",
+        );
       for (const j of this.jurisdictions.get(contractor) ?? []) {
         if (j.term !== null && j.term <= from) continue;
         const state = this.states.get(j.state);

@@ -4,13 +4,13 @@ import type { CodeSystem, LobCategory } from "../../contract/index.js";
 // test/unit/import/mcd-map.test.ts).
 
 /**
- * The date part of an export date (`YYYY-MM-DD HH:MM:SS[.fff]`): null for an empty field,
+ * The date part of an export date (`YYYY-MM-DD HH:MM:SS[.fffffffff]`, up to 9 fractional digits): null for an empty field,
  * undefined for a value that is not a real date.
  */
 export function toDate(value: string): string | null | undefined {
   const v = value.trim();
   if (v === "") return null;
-  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?$/.exec(v);
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)?$/.exec(v);
   if (!m) return undefined;
   const [, y, mo, d] = m as unknown as [string, string, string, string];
   const date = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
@@ -38,11 +38,6 @@ export function classifyModifier(code: string): CodeSystem {
   return /^\d{2}$/.test(code) ? "CPT_MODIFIER" : "HCPCS_MODIFIER";
 }
 
-/** Whether a code group's paragraph says its codes are not covered (HCPCS/CPT lists only). */
-export function saysNotCovered(paragraph: string): boolean {
-  return /\bnon[- ]?covered\b|\bnot covered\b|\bnot reasonable and necessary\b/i.test(paragraph);
-}
-
 /** Whether an LCD or article row is a proposed or draft document (left out of the import). */
 export function isProposed(status: string, displayId: string, draftPrefix: "DL" | "DA"): boolean {
   return (
@@ -50,23 +45,45 @@ export function isProposed(status: string, displayId: string, draftPrefix: "DL" 
   );
 }
 
-/**
- * The LOB categories a contractor's documents apply to: from its subtype (`MAC - Part A`,
- * `HHH MAC`: Part A; `MAC - Part B`, `DME MAC`: Part B), else from its type (`A and B MAC`
- * and `A and B and HHH MAC`: both; `DME MAC`: Part B). Empty when neither says.
- */
-export function lobsOfContractor(type: string, subtype: string): LobCategory[] {
-  const fromSubtype = lobsOfDescription(subtype);
-  if (fromSubtype.length) return fromSubtype;
-  if (/\bA\s+and\s+B\b/i.test(type)) return ["medicare_part_a", "medicare_part_b"];
-  return lobsOfDescription(type);
+/** A contractor subtype or type the import does not know: an error naming it, never a guess. */
+export class UnknownContractorKind extends Error {
+  constructor(
+    readonly kind: "subtype" | "type",
+    readonly description: string,
+  ) {
+    super(`contractor ${kind} '${description}'`);
+  }
 }
 
-function lobsOfDescription(text: string): LobCategory[] {
-  if (/\bA\s+and\s+B\b/i.test(text)) return [];
-  if (/\bDME(RC)?\b|\bPart\s+B\b|\bCarrier\b/i.test(text)) return ["medicare_part_b"];
-  if (/\bHHH\b|\bPart\s+A\b|\bIntermediary\b|\bRHHI\b/i.test(text)) return ["medicare_part_a"];
-  return [];
+// mcd-import.md, "What the real export showed": the subtypes by their real names (and the
+// names of the page's first version, which synthetic exports use), exactly.
+const SUBTYPES: Record<string, LobCategory[]> = {
+  "MAC A": ["medicare_part_a"],
+  "MAC B": ["medicare_part_b"],
+  "HHH MAC": ["medicare_part_a"],
+  "DME MAC": ["medicare_part_b"],
+  "MAC - PART A": ["medicare_part_a"],
+  "MAC - PART B": ["medicare_part_b"],
+};
+
+/**
+ * The LOB categories a contractor's documents apply to: from its subtype when it has one
+ * (`MAC A`, `HHH MAC`: Part A; `MAC B`, `DME MAC`: Part B), else from its type (`A and B`
+ * types: both; `Part A`, intermediary and `HHH` types: Part A; `Part B`, carrier and `DME`
+ * types: Part B). Throws UnknownContractorKind for a subtype or type it does not know.
+ */
+export function lobsOfContractor(type: string, subtype: string): LobCategory[] {
+  const sub = subtype.trim().replace(/\s+/g, " ");
+  if (sub) {
+    const lobs = SUBTYPES[sub.toUpperCase()];
+    if (!lobs) throw new UnknownContractorKind("subtype", sub);
+    return [...lobs];
+  }
+  const t = type.trim().replace(/\s+/g, " ");
+  if (/\bA and B\b/i.test(t)) return ["medicare_part_a", "medicare_part_b"];
+  if (/\bDME(?:RC)?\b|\bPart B\b|\bCarrier\b/i.test(t)) return ["medicare_part_b"];
+  if (/\bHHH\b|\bPart A\b|\bIntermediary\b|\bRHHI\b/i.test(t)) return ["medicare_part_a"];
+  throw new UnknownContractorKind("type", t);
 }
 
 /** Text cut at a word to at most `max` characters, `…` marking the cut; null when empty. */
@@ -78,10 +95,13 @@ export function cutAtWord(text: string, max: number): string | null {
   return `${(space > max / 2 ? head.slice(0, space) : head).trimEnd()}…`;
 }
 
-/** A code group's category: its paragraph's plain text cut at 120 characters; null when none. */
+/**
+ * A code group's category: its paragraph's plain text cut at 120 characters; null when there is
+ * none or it is a placeholder (`<p>N/A</p>` in the real export).
+ */
 export function toCategory(plainText: string): string | null {
   const text = plainText.slice(0, 120).trim();
-  return text === "" ? null : text;
+  return text === "" || /^(?:N\/?A|none)\.?$/i.test(text) ? null : text;
 }
 
 /** ICD-10-CM code as the catalogue stores it: dotted after the third character. */

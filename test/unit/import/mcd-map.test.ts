@@ -7,15 +7,17 @@ import {
   firstDate,
   isProposed,
   lobsOfContractor,
-  saysNotCovered,
   toCategory,
   toDate,
+  UnknownContractorKind,
 } from "../../../src/import/mcd/map.js";
 
 describe("MCD mapping rules", () => {
   it.each([
     ["2024-06-01 00:00:00", "2024-06-01"],
     ["2024-06-01 10:11:12.347", "2024-06-01"],
+    ["2026-02-12 09:31:45.123456789", "2026-02-12"],
+    ["2026-02-12 09:31:45.1234567890", undefined],
     ["2024-06-01", "2024-06-01"],
     ["", null],
     ["   ", null],
@@ -51,17 +53,6 @@ describe("MCD mapping rules", () => {
   ])("modifier %s is %s", (code, want) => expect(classifyModifier(code)).toBe(want));
 
   it.each([
-    ["Non-covered lab tests", true],
-    ["Noncovered items", true],
-    ["NON COVERED", true],
-    ["These codes are not covered", true],
-    ["Not Reasonable And Necessary for this use", true],
-    ["Covered when fitted", false],
-    ["Codes covered by this policy", false],
-    ["", false],
-  ])("saysNotCovered(%j) is %s", (text, want) => expect(saysNotCovered(text)).toBe(want));
-
-  it.each([
     ["A", "L39001", "DL", false],
     ["R", "L39001", "DL", false],
     ["P", "L39001", "DL", true],
@@ -72,21 +63,47 @@ describe("MCD mapping rules", () => {
     expect(isProposed(status, id, prefix)).toBe(want),
   );
 
+  // mcd-import.md, "What the real export showed": the subtype decides when there is one.
   it.each([
+    ["A and B MAC", "MAC A", ["medicare_part_a"]],
+    ["A and B MAC", "MAC B", ["medicare_part_b"]],
+    ["A and B and HHH MAC", "HHH MAC", ["medicare_part_a"]],
+    ["DME MAC", "DME MAC", ["medicare_part_b"]],
+    ["A and B MAC", " mac  a ", ["medicare_part_a"]],
+    // The names of the page's first version (synthetic exports use them).
     ["A and B MAC", "MAC - Part A", ["medicare_part_a"]],
     ["A and B MAC", "MAC - Part B", ["medicare_part_b"]],
-    ["DME MAC", "DME MAC", ["medicare_part_b"]],
-    ["A and B and HHH MAC", "HHH MAC", ["medicare_part_a"]],
     ["A and B MAC", "", ["medicare_part_a", "medicare_part_b"]],
     ["A and B and HHH MAC", "", ["medicare_part_a", "medicare_part_b"]],
+    ["MAC - Part A", "", ["medicare_part_a"]],
+    ["MAC - Part B", "", ["medicare_part_b"]],
+    ["HHH MAC", "", ["medicare_part_a"]],
     ["DME MAC", "", ["medicare_part_b"]],
     ["DMERC", "", ["medicare_part_b"]],
     ["Carrier", "", ["medicare_part_b"]],
     ["Fiscal Intermediary", "", ["medicare_part_a"]],
     ["RHHI", "", ["medicare_part_a"]],
-    ["Something else", "", []],
-  ])("contractor %j / %j gives %j", (type, subtype, want) =>
+  ])("contractor type %j / subtype %j gives %j", (type, subtype, want) =>
     expect(lobsOfContractor(type, subtype)).toEqual(want),
+  );
+
+  it.each([
+    ["A and B MAC", "MAC C", "subtype", "MAC C"],
+    ["A and B MAC", "Part A", "subtype", "Part A"],
+    ["Something else", "", "type", "Something else"],
+    ["", "", "type", ""],
+  ])(
+    "contractor type %j / subtype %j is an error naming it, never a guess",
+    (type, subtype, kind, name) => {
+      let error: unknown;
+      try {
+        lobsOfContractor(type, subtype);
+      } catch (err) {
+        error = err;
+      }
+      expect(error).toBeInstanceOf(UnknownContractorKind);
+      expect(error).toMatchObject({ kind, description: name });
+    },
   );
 
   it("cutAtWord keeps short text, cuts long text at a word with …, null when empty", () => {
@@ -99,8 +116,11 @@ describe("MCD mapping rules", () => {
     expect(cutAtWord("x".repeat(400), 300)).toBe(`${"x".repeat(299)}…`);
   });
 
-  it("toCategory cuts at 120 characters; null when empty", () => {
+  it("toCategory cuts at 120 characters; null when empty or N/A", () => {
     expect(toCategory("")).toBeNull();
+    expect(toCategory("N/A")).toBeNull();
+    expect(toCategory("n/a.")).toBeNull();
+    expect(toCategory("N/A for modifiers GA, GZ")).toBe("N/A for modifiers GA, GZ");
     expect(toCategory("a".repeat(130))).toBe("a".repeat(120));
     expect(toCategory("Supplies")).toBe("Supplies");
   });

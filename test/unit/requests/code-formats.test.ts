@@ -21,7 +21,9 @@ describe("CODE_FORMATS: each system's shape", () => {
     ["CPT", "E0601", false],
     ["HCPCS", "E0601", true],
     ["HCPCS", "e0601", true],
-    ["HCPCS", "97110", false],
+    ["HCPCS", "97110", true],
+    ["HCPCS", "0001U", true],
+    ["HCPCS", "9711", false],
     ["HCPCS", "EE601", false],
     ["ICD10CM", "M25.561", true],
     ["ICD10CM", "m25561", true],
@@ -53,7 +55,6 @@ describe("CODE_FORMATS: each system's shape", () => {
 
   it.each<[CodeSystem, string[], RegExp, RegExp]>([
     ["CPT", ["E0601"], /E0601 is a HCPCS Level II code: did you mean HCPCS:E0601\?/, /HCPCS:E0601/],
-    ["HCPCS", ["97110"], /97110 is a CPT code: did you mean CPT:97110\?/, /CPT:97110/],
     ["CPT", ["97110 97112"], /a code cannot hold a space/, /--code CPT:97110,97112$/],
     ["CPT", ["97110", "1"], /'1' is not a CPT code/, /5 digits/],
   ])("refuses %s %j", (system, codes, message, suggestion) => {

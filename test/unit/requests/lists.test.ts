@@ -53,11 +53,16 @@ describe("lobs flags -> query", () => {
     {
       flags: { state: ["ca,nf", " ny "], payer: ["AETNA", "CMS,UHC"], lob: ["COMMERCIAL"] },
       query: {
-        states: ["CA", "NF", "NY"],
+        states: ["CA", "NF", "NY", "SF", "DN", "QN", "UN"],
         payer_ids: ["AETNA", "CMS", "UHC"],
         lobs: ["commercial"],
       },
-      url: "https://api.example.org/v1/lobs?lobs=commercial&payer_ids=AETNA&payer_ids=CMS&payer_ids=UHC&states=CA&states=NF&states=NY",
+      url: "https://api.example.org/v1/lobs?lobs=commercial&payer_ids=AETNA&payer_ids=CMS&payer_ids=UHC&states=CA&states=NF&states=NY&states=SF&states=DN&states=QN&states=UN",
+    },
+    {
+      flags: { state: ["ca,nf", " ny "], exactState: true },
+      query: { states: ["CA", "NF", "NY"] },
+      url: "https://api.example.org/v1/lobs?states=CA&states=NF&states=NY",
     },
     {
       flags: { limit: "1", offset: "0" },

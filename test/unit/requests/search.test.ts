@@ -43,6 +43,11 @@ describe("search flags -> filter request body (cli.md: only the fields the user 
     [
       "cli.md's example",
       ["--code", "CPT:97110", "--state", "CA"],
+      { policies: { code_refs: { refs: [cpt("97110")] }, states: ["CA", "NF", "SF"] } },
+    ],
+    [
+      "cli.md's example with --exact-state",
+      ["--code", "CPT:97110", "--state", "CA", "--exact-state"],
       { policies: { code_refs: { refs: [cpt("97110")] }, states: ["CA"] } },
     ],
     ["words joined by spaces", ["sleep", "apnea"], { policies: { q: "sleep apnea" } }],
@@ -161,11 +166,11 @@ describe("search flags -> filter request body (cli.md: only the fields the user 
           payer_ids: ["AETNA", "CMS", "UHC"],
           lobs: ["commercial", "medicare_advantage"],
           lob_ids: ["AETNA_commercial_", "CMS_medicare_part_b_NF"],
-          states: ["CA", "NY", "TX"],
+          states: ["CA", "NY", "TX", "NF", "SF", "DN", "QN", "UN"],
         },
       },
     ],
-    ["--state ca upper-cased", ["--state", "ca"], { policies: { states: ["CA"] } }],
+    ["--state ca upper-cased", ["--state", "ca"], { policies: { states: ["CA", "NF", "SF"] } }],
     ["--state cnmi", ["--state", "cnmi"], { policies: { states: ["CNMI"] } }],
     [
       "--effective-start alone",
@@ -233,7 +238,7 @@ describe("search flags -> filter request body (cli.md: only the fields the user 
           payer_ids: ["P1"],
           lobs: ["commercial"],
           lob_ids: ["P1_commercial_CA"],
-          states: ["CA"],
+          states: ["CA", "NF", "SF"],
           effective_date: { start: "2025-01-01", end: "2025-01-01" },
           retired: false,
         },
@@ -246,7 +251,8 @@ describe("search flags -> filter request body (cli.md: only the fields the user 
     ],
   ])("%s", async (_name, args, body) => {
     const r = await dryRun(args);
-    expect(r.stderr).toBe("");
+    // Only the line saying which states were widened (sub-states.test.ts tests it).
+    expect(r.stderr.replace(/^--state .* also sends .*\n/m, "")).toBe("");
     expect(r.code).toBe(0);
     const printed = JSON.parse(r.stdout);
     expect(printed).toEqual({
@@ -260,7 +266,7 @@ describe("search flags -> filter request body (cli.md: only the fields the user 
   it("prints cli.md's example byte for byte", async () => {
     const r = await dryRun(["--code", "CPT:97110", "--state", "CA"]);
     expect(r.stdout).toContain(
-      '"body":{"policies":{"code_refs":{"refs":[{"code_system":"CPT","codes":["97110"]}]},"states":["CA"]}}',
+      '"body":{"policies":{"code_refs":{"refs":[{"code_system":"CPT","codes":["97110"]}]},"states":["CA","NF","SF"]}}',
     );
   });
 });
@@ -411,7 +417,7 @@ describe("buildSearchRequest with --body (flags override its fields)", () => {
     [
       "--state replaces states",
       { state: ["ca"] },
-      { ...body, policies: { ...body.policies, states: ["CA"] } },
+      { ...body, policies: { ...body.policies, states: ["CA", "NF", "SF"] } },
     ],
     [
       "--code replaces refs, keeps the body's match",
@@ -473,7 +479,7 @@ describe("buildSearchRequest with --body (flags override its fields)", () => {
 
   it("keeps unknown fields of the body for the schema to refuse", () => {
     expect(buildSearchRequest({ state: ["ca"] }, { policies: { bogus: 1 }, extra: 2 })).toEqual({
-      policies: { bogus: 1, states: ["CA"] },
+      policies: { bogus: 1, states: ["CA", "NF", "SF"] },
       extra: 2,
     });
   });

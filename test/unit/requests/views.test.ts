@@ -29,6 +29,17 @@ describe("the requests of the analyst views", () => {
           code_refs: { refs: [{ code_system: "CPT", codes: ["97110"] }] },
           payer_ids: ["AETNA"],
           lobs: ["medicare_advantage"],
+          states: ["CA", "NY", "NF", "SF", "DN", "QN", "UN"],
+          effective_date: { start: "2026-11-21", end: "2026-11-21" },
+        },
+      },
+    ],
+    [
+      "--exact-state: the states as typed",
+      { state: ["ca,ny"], exactState: true },
+      {
+        policies: {
+          code_refs: { refs: [{ code_system: "CPT", codes: ["97110"] }] },
           states: ["CA", "NY"],
           effective_date: { start: "2026-11-21", end: "2026-11-21" },
         },

@@ -1,0 +1,140 @@
+// mcd-import.md, "Which listed codes a paragraph excludes": a code group's paragraph is written
+// by hand and mixes coverage statements with modifier legends, disclaimers and billing advice.
+// Four steps, in order: (1) leave out modifier legends and the standard disclaimer; (2) a
+// sentence declaring codes it names not covered excludes those codes; (3) a heading or sentence
+// declaring the group's codes not covered as a whole excludes every code of the group except
+// those named as covered; (4) anything else excludes nothing. Only HCPCS/CPT lists use it.
+
+/** What a paragraph says about its group's codes. */
+export interface ParagraphReading {
+  /** Rule 2: codes (and `from-to` ranges) named in a sentence that declares them not covered. */
+  named: ReadonlySet<string>;
+  namedRanges: ReadonlyArray<readonly [string, string]>;
+  /** Rule 3: the group's codes are declared not covered as a whole. */
+  wholeGroup: boolean;
+  /** Codes the paragraph names as covered: kept `COVERS` under rule 3. */
+  covered: ReadonlySet<string>;
+  coveredRanges: ReadonlyArray<readonly [string, string]>;
+}
+
+/** The rule that excluded a code (2: named, 3: the whole group), or null: the code is covered. */
+export type ExclusionRule = 2 | 3 | null;
+
+const NOTHING: ParagraphReading = {
+  named: new Set(),
+  namedRanges: [],
+  wholeGroup: false,
+  covered: new Set(),
+  coveredRanges: [],
+};
+
+// Step 1. A legend runs from a MODIFIER(S) heading (upper case, or "Modifiers:" opening a line)
+// to the next CODES heading or the end; the disclaimer is one fixed sentence.
+const LEGEND =
+  /(?:\bMODIFIERS?\b|(?:^|\n)[^\S\n]*(?:[A-Za-z]+[^\S\n]+)?Modifiers?:)[\s\S]*?(?=\b(?:[A-Z]+[^\S\n]+)?CODES\b|(?:^|\n)[^\S\n]*(?:[A-Za-z]+[^\S\n]+)?Codes?:|$)/g;
+const DISCLAIMER =
+  /the appearance of a code in this section does not necessarily indicate coverage\.?/gi;
+
+// Step 2. Words that declare something not covered.
+const NOT_COVERED =
+  /\bnon-?\s?covered\b|\bnot\s+(?:be\s+|been\s+)?covered\b|\bnot\s+reasonable\s+and\s+necessary\b|\bnot\s+medically\s+necessary\b|\bstatus\s+N\b/i;
+// A code of an HCPCS/CPT list: HCPCS Level II (a letter and four digits), CPT (five digits, or
+// four and F, T or U); a range is two codes joined by a dash or "through".
+const CODE = String.raw`(?:[A-Z]\d{4}|\d{4}[0-9FTU])`;
+const CODE_OR_RANGE = new RegExp(
+  String.raw`\b(${CODE})(?:\s*(?:-|\u2013|\u2014|through|thru|to)\s*(${CODE}))?\b`,
+  "g",
+);
+// What a sentence keeps apart from its declaration: "... non-covered except 97110".
+const EXCEPT = /\b(?:except(?:\s+for)?|other\s+than|with\s+the\s+exception\s+of)\b/i;
+// Step 3. A sentence about the group as a whole.
+const WHOLE_GROUP =
+  /\bthe\s+following(?:\s+(?:are|is|were|will)\b|\s*:)|\b(?:the\s+following|these|those|all(?:\s+of)?(?:\s+the)?(?:\s+listed)?)\s+(?:[\w/-]+\s+){0,3}?(?:codes?|services?|tests?|items?|procedures?|supplies)\b|\b(?:this|the)\s+(?:code\s+)?group\b/i;
+const GROUP_NUMBER = /\b(?:the\s+)?codes\s+(?:in|of)\s+group\s+(\d+)\b/gi;
+// A heading: a short line that is only the declaration ("Non-covered", "Non-Covered Services").
+const HEADING_WORDS = 6;
+// Words that name codes as covered (outside a not-covered declaration).
+const COVERED = /\bcovered\b|\bpayable\b|\breasonable\s+and\s+necessary\b/i;
+
+/** The plain text of a paragraph without its modifier legends and the disclaimer (step 1). */
+export function withoutLegends(text: string): string {
+  return text.replace(DISCLAIMER, " ").replace(LEGEND, " ");
+}
+
+/**
+ * Reads a group's paragraph (plain text, one block a line) by the four steps; `group` is the
+ * group's number, for a sentence about "the codes in group N".
+ */
+export function readParagraph(text: string, group: string): ParagraphReading {
+  const kept = withoutLegends(text);
+  if (!NOT_COVERED.test(kept)) return NOTHING;
+  const named = new Set<string>();
+  const namedRanges: Array<[string, string]> = [];
+  const covered = new Set<string>();
+  const coveredRanges: Array<[string, string]> = [];
+  let wholeGroup = false;
+  for (const line of kept.split("\n")) {
+    const trimmed = line.trim().replace(/:$/, "");
+    if (!trimmed) continue;
+    if (isHeading(trimmed)) {
+      wholeGroup = true;
+      continue;
+    }
+    for (const sentence of trimmed.split(/(?<=[.!?;])\s+/)) {
+      if (!NOT_COVERED.test(sentence)) {
+        if (COVERED.test(sentence)) collect(sentence, covered, coveredRanges);
+        continue;
+      }
+      const cut = EXCEPT.exec(sentence);
+      const head = cut ? sentence.slice(0, cut.index) : sentence;
+      if (cut) collect(sentence.slice(cut.index), covered, coveredRanges);
+      if (!NOT_COVERED.test(head)) continue;
+      if (aboutTheGroup(head, group)) wholeGroup = true;
+      collect(head, named, namedRanges);
+    }
+  }
+  return { named, namedRanges, wholeGroup, covered, coveredRanges };
+}
+
+/** Which rule, if any, excludes `code` (upper case) from its group (steps 2 and 3). */
+export function exclusionOf(code: string, reading: ParagraphReading): ExclusionRule {
+  if (reading === NOTHING) return null;
+  if (reading.named.has(code) || inRanges(code, reading.namedRanges)) return 2;
+  if (reading.wholeGroup && !reading.covered.has(code) && !inRanges(code, reading.coveredRanges))
+    return 3;
+  return null;
+}
+
+function isHeading(line: string): boolean {
+  return (
+    NOT_COVERED.test(line) &&
+    line.split(/\s+/).length <= HEADING_WORDS &&
+    !/[.!?]/.test(line) &&
+    !new RegExp(`\\b${CODE}\\b`).test(line)
+  );
+}
+
+function aboutTheGroup(sentence: string, group: string): boolean {
+  for (const m of sentence.matchAll(GROUP_NUMBER)) if (m[1] === group.trim()) return true;
+  return WHOLE_GROUP.test(sentence.replace(GROUP_NUMBER, ""));
+}
+
+function collect(sentence: string, codes: Set<string>, ranges: Array<[string, string]>): void {
+  for (const m of sentence.matchAll(CODE_OR_RANGE)) {
+    const [, from, to] = m as unknown as [string, string, string | undefined];
+    if (to && sameShape(from, to)) ranges.push([from, to]);
+    else {
+      codes.add(from);
+      if (to) codes.add(to);
+    }
+  }
+}
+
+/** Two codes of one kind (same length, letters at the same places), so a range compares by text. */
+function sameShape(a: string, b: string): boolean {
+  return a.length === b.length && a.replace(/\d/g, "0") === b.replace(/\d/g, "0") && a <= b;
+}
+
+function inRanges(code: string, ranges: ReadonlyArray<readonly [string, string]>): boolean {
+  return ranges.some(([from, to]) => sameShape(from, code) && code >= from && code <= to);
+}

@@ -1,0 +1,114 @@
+import { describe, expect, it } from "vitest";
+import { htmlToPlainLines } from "../../../src/import/mcd/html.js";
+import { exclusionOf, readParagraph } from "../../../src/import/mcd/paragraph-rule.js";
+
+/** Each code of the group with the rule that excludes it (2, 3) or null (COVERS). */
+function read(html: string, codes: string[], group = "1"): Record<string, 2 | 3 | null> {
+  const reading = readParagraph(htmlToPlainLines(html), group);
+  return Object.fromEntries(codes.map((c) => [c, exclusionOf(c, reading)]));
+}
+
+// mcd-import.md, "Which listed codes a paragraph excludes": its three real paragraphs first
+// (as the export's HTML holds them, shortened as the page shortens them), then our own cases.
+describe("the paragraph rule (four steps)", () => {
+  it.each<[string, string, string[], Record<string, 2 | 3 | null>, string?]>([
+    [
+      "L33718 group 1: a modifier legend and the disclaimer exclude nothing",
+      "<p>The appearance of a code in this section does not necessarily indicate coverage.</p>" +
+        "<p><strong>HCPCS MODIFIERS:</strong></p><p>EY - No physician or other licensed health care provider order for this item or service</p>" +
+        "<p>GA - Waiver of liability statement issued as required by payer policy, individual case</p>" +
+        "<p>GZ - Item or service expected to be denied as not reasonable and necessary</p>" +
+        "<p>KX - Requirements specified in the medical policy have been met</p>" +
+        "<p><strong>HCPCS CODES:</strong></p><p><strong>EQUIPMENT:</strong></p>",
+      ["E0470", "E0471", "E0601"],
+      { E0470: null, E0471: null, E0601: null },
+    ],
+    [
+      "A56566 group 1: sentences naming codes status N exclude those codes only",
+      "<p>This list represents common physical and occupational therapy services and is not all-inclusive. " +
+        "HCPCS code G0295 is status N (non-covered) under Medicare. " +
+        "CPT code 97037 is status N (non-covered) under Medicare.</p>",
+      ["97110", "97112", "97037", "G0295"],
+      { "97110": null, "97112": null, "97037": 2, G0295: 2 },
+    ],
+    [
+      "A54095 group 7: the following non-covered services, a Non-Covered heading: the whole group",
+      "<p>To bill the following non-covered services/tests, report CPT code 95999 appended with the GY modifier. " +
+        "The following CPT codes are Non-Covered:</p>",
+      ["95999", "95012", "0010M"],
+      { "95999": 2, "95012": 3, "0010M": 3 },
+    ],
+    [
+      "billing advice naming modifiers, not the group's codes, is no exclusion (rule 4)",
+      "<p>If the beneficiary wants the supplier to bill, submit the items as non-covered (use modifiers FB and GX or GY).</p>",
+      ["A4604", "A7030"],
+      { A4604: null, A7030: null },
+    ],
+    [
+      "a heading alone on its line",
+      "<p><strong>Non-Covered Services</strong></p><p>Use these codes for the tests below.</p>",
+      ["86152", "86153"],
+      { "86152": 3, "86153": 3 },
+    ],
+    [
+      "a heading excludes the group except codes named covered",
+      "<p>Noncovered</p><p>CPT code 81479 is covered when billed with an approved test.</p>",
+      ["81479", "81599"],
+      { "81479": null, "81599": 3 },
+    ],
+    [
+      "all codes of the group except those it names",
+      "<p>All codes in this group are not reasonable and necessary except 97110 and 97112.</p>",
+      ["97110", "97112", "97035"],
+      { "97110": null, "97112": null, "97035": 3 },
+    ],
+    [
+      "the codes in group N, for this group",
+      "<p>The codes in group 2 are not medically necessary.</p>",
+      ["J7336", "J3490"],
+      { J7336: 3, J3490: 3 },
+      "2",
+    ],
+    [
+      "the codes in group N, for another group: no exclusion here",
+      "<p>The codes in group 2 are not medically necessary.</p>",
+      ["J7336"],
+      { J7336: null },
+      "3",
+    ],
+    [
+      "a range named not covered",
+      "<p>CPT codes 97010 - 97028 are bundled and not covered separately.</p>",
+      ["97010", "97018", "97028", "97032", "G0283"],
+      { "97010": 2, "97018": 2, "97028": 2, "97032": null, G0283: null },
+    ],
+    [
+      "a legend followed by a CODES heading under which a sentence excludes",
+      "<p>MODIFIERS:</p><p>GZ - not reasonable and necessary</p><p>CODES:</p><p>K0001 is non-covered.</p>",
+      ["K0001", "K0002"],
+      { K0001: 2, K0002: null },
+    ],
+    [
+      "a lower-case sentence about the GZ modifier is not a legend",
+      "<p>Append the GZ modifier: E0601 is not reasonable and necessary without a sleep test.</p>",
+      ["E0601", "E0470"],
+      { E0601: 2, E0470: null },
+    ],
+    [
+      "covered wording without a negation",
+      "<p>These codes are covered when the criteria are met.</p>",
+      ["E0601"],
+      { E0601: null },
+    ],
+    [
+      "the following are not reasonable and necessary",
+      "<p>The following are <b>NOT reasonable and necessary</b> for this use.</p>",
+      ["97110", "L1851"],
+      { "97110": 3, L1851: 3 },
+    ],
+    ["N/A", "<p>N/A</p>", ["97110"], { "97110": null }],
+    ["an empty paragraph", "", ["97110"], { "97110": null }],
+  ])("%s", (_name, html, codes, want, group) => {
+    expect(read(html, codes, group)).toEqual(want);
+  });
+});

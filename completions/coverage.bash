@@ -74,9 +74,9 @@ _coverage_options() {
       --format --no-color -q --quiet -v --verbose --timeout' ;;
     'data import') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json
       --format --no-color -q --quiet -v --verbose --timeout' ;;
-    'data import mcd') REPLY='-o --output --icd10cm --hcpcs --strict --force -h --help --api-url
-      --sandbox --local --data --today --profile --json --format --no-color -q --quiet -v --verbose
-      --timeout' ;;
+    'data import mcd') REPLY='-o --output --icd10cm --hcpcs --strict --force --max-links -h --help
+      --api-url --sandbox --local --data --today --profile --json --format --no-color -q --quiet -v
+      --verbose --timeout' ;;
     'data import help') REPLY='--api-url --sandbox --local --data --today --profile --json --format
       --no-color -q --quiet -v --verbose --timeout' ;;
     'data help') REPLY='--api-url --sandbox --local --data --today --profile --json --format
@@ -113,7 +113,8 @@ _coverage_option() {
     'search|--limit'|'search|--offset'|'payers|--limit'|'payers|--offset'|'lobs|--payer'|\
     'lobs|--limit'|'lobs|--offset'|'updates|--days'|'updates|--payer'|'updates|--limit'|\
     'updates|--offset'|'code|--payer'|'code|--effective-on'|'matrix|--payer'|\
-    'matrix|--effective-on'|'serve|--port'|'serve|--host'|'serve|--api-key') REPLY='text' ;;
+    'matrix|--effective-on'|'serve|--port'|'serve|--host'|'serve|--api-key'|\
+    'data import mcd|--max-links') REPLY='text' ;;
     '|--data'|'search|--body'|'download|-o'|'download|--output'|'data build|-o'|\
     'data build|--output'|'data export|-o'|'data export|--output'|'data import mcd|-o'|\
     'data import mcd|--output'|'data import mcd|--icd10cm'|'data import mcd|--hcpcs') REPLY='file' ;;

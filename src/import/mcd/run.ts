@@ -14,6 +14,7 @@ export interface ImportFlags {
   hcpcs?: string;
   strict?: boolean;
   force?: boolean;
+  maxLinks?: number;
 }
 
 /**
@@ -52,6 +53,7 @@ export async function runMcdImport(
       icd10cm: flags.icd10cm,
       hcpcs: flags.hcpcs,
       strict: flags.strict,
+      maxLinks: flags.maxLinks,
       signal: ctx.signal,
       progress: (message) => ctx.notice(`${message}…`),
     });

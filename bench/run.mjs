@@ -3,7 +3,7 @@
 // baseline in the same run (interleaved), reported as medians and ratios with PASS/FAIL per
 // target. It is a measurement, not a test: it always exits 0 once it has run.
 //
-//   node bench/run.mjs [cold] [scale] [all] [download] [load] [heavy] [mcd] [snapshot]   (default: every part)
+//   node bench/run.mjs [cold] [scale] [all] [download] [load] [heavy] [mcd] [snapshot] [mcp]   (default: every part)
 // Env: BENCH_RUNS (cold-start runs per case, default 20), BENCH_SCALE_RUNS (default 5),
 //      BENCH_NODES (Node binaries for the cold start, besides this one; default: the Node 20,
 //      22 and 24 that .ci/run keeps in ~/.cache/coverage-ci),
@@ -611,6 +611,8 @@ async function heavy() {
 
 const { snapshotPart } = await import("./snapshot.mjs");
 const snapshot = () => snapshotPart(ensureDataset);
+const { mcpPart } = await import("./mcp.mjs");
+const mcp = () => mcpPart(ensureDataset);
 for (const [name, part] of Object.entries({
   cold: coldStart,
   scale,
@@ -620,6 +622,7 @@ for (const [name, part] of Object.entries({
   heavy,
   mcd: mcdImport,
   snapshot,
+  mcp,
 })) {
   if (!want(name)) continue;
   try {

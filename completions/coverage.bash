@@ -5,7 +5,7 @@
 # The subcommands of a command path ($1: names joined by spaces, empty for the root).
 _coverage_commands() {
   case "$1" in
-    '') REPLY='search policy payers lobs updates code matrix versions diff download health config completion serve data help' ;;
+    '') REPLY='search policy payers lobs updates code matrix versions diff download health config completion serve mcp data help' ;;
     'config') REPLY='get set unset list path help' ;;
     'data') REPLY='build export info import help' ;;
     'data import') REPLY='mcd help' ;;
@@ -64,6 +64,8 @@ _coverage_options() {
       --format --no-color -q --quiet -v --verbose --timeout' ;;
     'serve') REPLY='--port --host --api-key --sandbox -h --help --api-url --local --data --today
       --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
+    'mcp') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json --format
+      --no-color -q --quiet -v --verbose --timeout' ;;
     'data') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json --format
       --no-color -q --quiet -v --verbose --timeout' ;;
     'data build') REPLY='-o --output --force -h --help --api-url --sandbox --local --data --today
@@ -104,10 +106,11 @@ _coverage_option() {
     'config|--help'|'config get|-h'|'config get|--help'|'config set|-h'|'config set|--help'|\
     'config unset|-h'|'config unset|--help'|'config list|-h'|'config list|--help'|'config path|-h'|\
     'config path|--help'|'completion|-h'|'completion|--help'|'serve|--sandbox'|'serve|-h'|\
-    'serve|--help'|'data|-h'|'data|--help'|'data build|--force'|'data build|-h'|'data build|--help'|\
-    'data export|--force'|'data export|-h'|'data export|--help'|'data info|-h'|'data info|--help'|\
-    'data import|-h'|'data import|--help'|'data import mcd|--strict'|'data import mcd|--force'|\
-    'data import mcd|-h'|'data import mcd|--help'|'help|-h'|'help|--help') REPLY='none' ;;
+    'serve|--help'|'mcp|-h'|'mcp|--help'|'data|-h'|'data|--help'|'data build|--force'|\
+    'data build|-h'|'data build|--help'|'data export|--force'|'data export|-h'|'data export|--help'|\
+    'data info|-h'|'data info|--help'|'data import|-h'|'data import|--help'|\
+    'data import mcd|--strict'|'data import mcd|--force'|'data import mcd|-h'|\
+    'data import mcd|--help'|'help|-h'|'help|--help') REPLY='none' ;;
     '|--api-url'|'|--today'|'|--profile'|'|--timeout'|'search|--query'|'search|--payer'|\
     'search|--lob-id'|'search|--effective-start'|'search|--effective-end'|'search|--effective-on'|\
     'search|--limit'|'search|--offset'|'payers|--limit'|'payers|--offset'|'lobs|--payer'|\
@@ -146,7 +149,7 @@ _coverage_argument() {
     'data import mcd|'*) REPLY='file' ;;
     'data import help|0') REPLY='choices mcd' ;;
     'data help|0') REPLY='choices build export info import' ;;
-    'help|0') REPLY='choices search policy payers lobs updates code matrix versions diff download health config completion serve data' ;;
+    'help|0') REPLY='choices search policy payers lobs updates code matrix versions diff download health config completion serve mcp data' ;;
     *) REPLY='text' ;;
   esac
 }

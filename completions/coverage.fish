@@ -19,6 +19,7 @@ function __coverage_commands --argument-names path --description 'The subcommand
             printf '%s\t%s\n' 'config' 'stored settings per profile (--profile): api-url, sandbox-url, api-key, format, timeout'
             printf '%s\t%s\n' 'completion' 'print the shell completion script (bash, zsh or fish)'
             printf '%s\t%s\n' 'serve' 'serve the local engine as the HTTP API (a stand-in for integrators and tests)'
+            printf '%s\t%s\n' 'mcp' 'serve the answers to AI assistants (a Model Context Protocol server on stdio)'
             printf '%s\t%s\n' 'data' 'local data: compile a JSON dataset into a snapshot, export it back, describe it, import the CMS Medicare Coverage Database'
             printf '%s\t%s\n' 'help' 'display help for command'
         case 'config'
@@ -471,6 +472,23 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '-v' 'log each HTTP request on stderr; stack traces on errors'
             printf '%s\t%s\n' '--verbose' 'log each HTTP request on stderr; stack traces on errors'
             printf '%s\t%s\n' '--timeout' 'HTTP timeout in milliseconds (default 30000)'
+        case 'mcp'
+            printf '%s\t%s\n' '-h' 'show help'
+            printf '%s\t%s\n' '--help' 'show help'
+            printf '%s\t%s\n' '--api-url' 'base URL of the Coverage Policy Lookup API (env COVERAGE_API_URL)'
+            printf '%s\t%s\n' '--sandbox' 'use the API sandbox (COVERAGE_SANDBOX_URL or the profile\'s sandbox-url)'
+            printf '%s\t%s\n' '--local' 'use the bundled local engine (the default when no API is configured)'
+            printf '%s\t%s\n' '--data' 'dataset for the local engine (env COVERAGE_DATA; default: bundled sample)'
+            printf '%s\t%s\n' '--today' 'pin \'today\' for the local engine, YYYY-MM-DD (env COVERAGE_TODAY)'
+            printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
+            printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
+            printf '%s\t%s\n' '--format' 'output format'
+            printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
+            printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
+            printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
+            printf '%s\t%s\n' '-v' 'log each HTTP request on stderr; stack traces on errors'
+            printf '%s\t%s\n' '--verbose' 'log each HTTP request on stderr; stack traces on errors'
+            printf '%s\t%s\n' '--timeout' 'HTTP timeout in milliseconds (default 30000)'
         case 'data'
             printf '%s\t%s\n' '-h' 'show help'
             printf '%s\t%s\n' '--help' 'show help'
@@ -655,11 +673,11 @@ function __coverage_option --argument-names path option --description 'What a co
             'config set|-h' 'config set|--help' 'config unset|-h' 'config unset|--help' \
             'config list|-h' 'config list|--help' 'config path|-h' 'config path|--help' \
             'completion|-h' 'completion|--help' 'serve|--sandbox' 'serve|-h' 'serve|--help' \
-            'data|-h' 'data|--help' 'data build|--force' 'data build|-h' 'data build|--help' \
-            'data export|--force' 'data export|-h' 'data export|--help' 'data info|-h' \
-            'data info|--help' 'data import|-h' 'data import|--help' 'data import mcd|--strict' \
-            'data import mcd|--force' 'data import mcd|-h' 'data import mcd|--help' 'help|-h' \
-            'help|--help'
+            'mcp|-h' 'mcp|--help' 'data|-h' 'data|--help' 'data build|--force' 'data build|-h' \
+            'data build|--help' 'data export|--force' 'data export|-h' 'data export|--help' \
+            'data info|-h' 'data info|--help' 'data import|-h' 'data import|--help' \
+            'data import mcd|--strict' 'data import mcd|--force' 'data import mcd|-h' \
+            'data import mcd|--help' 'help|-h' 'help|--help'
             printf '%s\n' 'none'
         case '|--api-url' '|--today' '|--profile' '|--timeout' 'search|--query' 'search|--payer' \
             'search|--lob-id' 'search|--effective-start' 'search|--effective-end' \
@@ -724,7 +742,7 @@ function __coverage_argument --argument-names path index --description 'What a p
         case 'data help|0'
             printf '%s\n' 'choices' 'build' 'export' 'info' 'import'
         case 'help|0'
-            printf '%s\n' 'choices' 'search' 'policy' 'payers' 'lobs' 'updates' 'code' 'matrix' 'versions' 'diff' 'download' 'health' 'config' 'completion' 'serve' 'data'
+            printf '%s\n' 'choices' 'search' 'policy' 'payers' 'lobs' 'updates' 'code' 'matrix' 'versions' 'diff' 'download' 'health' 'config' 'completion' 'serve' 'mcp' 'data'
         case '*'
             echo text
     end

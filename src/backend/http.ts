@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { buildRequestUrl, type ApiRequest, type ApiResponse } from "../api/request.js";
 import { AuthError, InterruptedError, UnexpectedError } from "../errors.js";
-import { stripControls } from "../output/terminal.js";
+import { stripControls } from "../domain/terminal-text.js";
 import { AttemptInterrupted, AttemptTimeout, networkError } from "./http-errors.js";
 import { maskSecrets, redactUrl } from "./http-redact.js";
 import { checkBaseUrl } from "./base-url.js";

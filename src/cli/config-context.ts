@@ -16,6 +16,7 @@ export async function createConfigRun(command: Command, run: RunEnvironment): Pr
   return {
     io,
     env: run.env,
+    stdin: run.stdin ?? process.stdin,
     signal: run.signal,
     format: flags.json ? "json" : isOutputFormat(format) ? format : "table",
     profile: checkProfileName(resolveProfileName(flags, run.env)),

@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { Command } from "commander";
 import type { ApiRequest } from "../api/request.js";
 import { ApiClient } from "../backend/client.js";
@@ -40,6 +41,13 @@ export interface CommandContext {
 
 export interface RunEnvironment {
   env: NodeJS.ProcessEnv;
+  /**
+   * The CLI itself, for a command that runs others in process (`mcp`): handed down by runCli,
+   * so that no command imports the runner that imports the commands.
+   */
+  runCli?: (argv: string[], run: RunEnvironment) => Promise<number>;
+  /** Standard input (`--body -`, a piped API key); the process's when absent. */
+  stdin?: NodeJS.ReadableStream;
   stdout?: NodeJS.WritableStream;
   stderr?: NodeJS.WritableStream;
   now?: () => Date;
@@ -49,6 +57,23 @@ export interface RunEnvironment {
    * later does not turn a success into exit 130.
    */
   completed?: () => void;
+  /**
+   * A backend kept open across runs: `coverage mcp` runs one command per tool call, and each
+   * reuses what the first one opened (a dataset is loaded once). No run closes it.
+   */
+  backend?: SharedBackend;
+}
+
+/** The open backend of a run: its transport, "today" and where its answers come from. */
+export interface OpenBackend {
+  transport: Transport;
+  today: string;
+  source: string;
+}
+
+/** The slot that runs sharing one backend keep it in (see RunEnvironment.backend). */
+export interface SharedBackend {
+  open?: Promise<OpenBackend>;
 }
 
 function resolveBaseUrl(settings: Settings): string {
@@ -65,7 +90,7 @@ export async function createContext(
   const settings = resolveSettings(flags, env, readProfile(resolveProfileName(flags, env), env));
   const io = await createIo(flags.color, env, run.stdout, run.stderr);
   const now = run.now ?? (() => new Date());
-  let transport: Promise<{ transport: Transport; today: string }> | undefined;
+  let transport: Promise<OpenBackend> | undefined;
   // While a call is pending (after ~300 ms, on a terminal): a spinner on stderr.
   const spinner = createPendingSpinner(io, settings.quiet);
   const spinning = (t: Transport): Transport => ({
@@ -103,41 +128,46 @@ export async function createContext(
       );
   }
 
+  const openBackend = async (): Promise<OpenBackend> => {
+    if (settings.backend.kind === "local") {
+      const [{ bundledDatasetPath }, { openDataset }, { createLocalTransport }, { isSqliteFile }] =
+        await Promise.all([
+          import("../dataset/load.js"),
+          import("../dataset/open.js"),
+          import("../backend/local.js"),
+          import("../snapshot/sqlite.js"),
+        ]);
+      const loaded = await openDataset(settings.backend.data ?? bundledDatasetPath());
+      // cli.md: this one line is on stderr whether or not it is a TTY (unless --quiet), so a
+      // script learns that it is reading sample data.
+      if (settings.backend.defaulted)
+        say(
+          `${settings.backend.data ? `Using the local engine over ${settings.backend.data}` : "Using the bundled sample data"} (no API configured). Point at the live API with --api-url, COVERAGE_API_URL or \`coverage config set api-url URL\`.`,
+        );
+      const today = resolveToday(settings.today, undefined, loaded.db.asOf, now());
+      const source = `${settings.backend.data ? `local ${isSqliteFile(loaded.file) ? "snapshot" : "dataset"} ${path.basename(loaded.file)}` : "the bundled sample data"}${loaded.db.asOf ? `, as of ${loaded.db.asOf}` : ""}`;
+      return { transport: spinning(createLocalTransport(loaded, today)), today, source };
+    }
+    const { createHttpTransport } = await import("../backend/http.js");
+    const t = spinning(
+      createHttpTransport({
+        baseUrl: settings.backend.baseUrl,
+        apiKey: settings.apiKey,
+        timeoutMs: settings.timeoutMs,
+        verbose: settings.verbose ? (line) => spinner.write(line) : undefined,
+        notify: (line) => {
+          if (!settings.quiet) spinner.write(line);
+        },
+        signal: run.signal,
+        env,
+      }),
+    );
+    const host = new URL(settings.backend.baseUrl).host;
+    const today = resolveToday(settings.today, undefined, null, now());
+    return { transport: t, today, source: `the Coverage API at ${host}, as of ${today}` };
+  };
   const open = () =>
-    (transport ??= (async () => {
-      if (settings.backend.kind === "local") {
-        const [{ bundledDatasetPath }, { openDataset }, { createLocalTransport }] =
-          await Promise.all([
-            import("../dataset/load.js"),
-            import("../dataset/open.js"),
-            import("../backend/local.js"),
-          ]);
-        const loaded = await openDataset(settings.backend.data ?? bundledDatasetPath());
-        // cli.md: this one line is on stderr whether or not it is a TTY (unless --quiet), so a
-        // script learns that it is reading sample data.
-        if (settings.backend.defaulted)
-          say(
-            `${settings.backend.data ? `Using the local engine over ${settings.backend.data}` : "Using the bundled sample data"} (no API configured). Point at the live API with --api-url, COVERAGE_API_URL or \`coverage config set api-url URL\`.`,
-          );
-        const today = resolveToday(settings.today, undefined, loaded.db.asOf, now());
-        return { transport: spinning(createLocalTransport(loaded, today)), today };
-      }
-      const { createHttpTransport } = await import("../backend/http.js");
-      const t = spinning(
-        createHttpTransport({
-          baseUrl: settings.backend.baseUrl,
-          apiKey: settings.apiKey,
-          timeoutMs: settings.timeoutMs,
-          verbose: settings.verbose ? (line) => spinner.write(line) : undefined,
-          notify: (line) => {
-            if (!settings.quiet) spinner.write(line);
-          },
-          signal: run.signal,
-          env,
-        }),
-      );
-      return { transport: t, today: resolveToday(settings.today, undefined, null, now()) };
-    })());
+    run.backend ? (run.backend.open ??= openBackend()) : (transport ??= openBackend());
 
   return {
     settings,
@@ -170,6 +200,7 @@ export async function createContext(
     notice,
     warn,
     close: async () => {
+      // A shared backend stays open for the next run; its owner closes it.
       if (transport) await (await transport).transport.close?.();
     },
   };

@@ -4,7 +4,7 @@ import type { RunEnvironment } from "./context.js";
 
 /** Runs the CLI over argv and resolves to the exit code; never throws. */
 export async function runCli(argv: string[], run: RunEnvironment): Promise<number> {
-  const program = createProgram(run, argv);
+  const program = createProgram({ ...run, runCli }, argv);
   let parsed = false;
   program.hook("preAction", () => {
     parsed = true;

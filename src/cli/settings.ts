@@ -2,8 +2,10 @@ import { isRealDate } from "../contract/index.js";
 import type { Profile } from "../config/keys.js";
 import { UsageError } from "../errors.js";
 
-export const OUTPUT_FORMATS = ["table", "json", "ndjson", "csv"] as const;
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+import { isOutputFormat, OUTPUT_FORMATS, type OutputFormat } from "../output/format.js";
+
+// The formats are output's; settings choose one (importers of settings keep finding them here).
+export { isOutputFormat, OUTPUT_FORMATS, type OutputFormat };
 
 /** The global options as commander parses them. */
 export interface GlobalFlags {
@@ -34,11 +36,6 @@ export interface Settings {
   today: string | undefined;
   quiet: boolean;
   verbose: boolean;
-}
-
-/** Whether `value` names an output format. */
-export function isOutputFormat(value: string): value is OutputFormat {
-  return (OUTPUT_FORMATS as readonly string[]).includes(value);
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;

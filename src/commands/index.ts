@@ -10,6 +10,7 @@ import { registerHealth } from "./health.js";
 import { registerHelp } from "./help.js";
 import { registerLobs } from "./lobs.js";
 import { registerMatrix } from "./matrix.js";
+import { registerMcp } from "./mcp.js";
 import { registerPayers } from "./payers.js";
 import { registerPolicy } from "./policy.js";
 import { registerSearch } from "./search.js";
@@ -34,6 +35,7 @@ const COMMANDS: ReadonlyArray<readonly [string, (program: Command, run: RunEnvir
     ["config", registerConfig],
     ["completion", registerCompletion],
     ["serve", registerServe],
+    ["mcp", registerMcp],
     ["data", registerData],
   ];
 

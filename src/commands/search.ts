@@ -39,7 +39,7 @@ export function registerSearch(program: Command, run: RunEnvironment): void {
     )
     .action(
       withContext<Opts>(run, async (ctx, opts, [words]) => {
-        const base = opts.body ? await readJsonInput(opts.body, "--body") : undefined;
+        const base = opts.body ? await readJsonInput(opts.body, "--body", run.stdin) : undefined;
         const flags: SearchFlags = { ...opts, words: words as string[], retiredFlags };
         const input = buildSearchRequest(flags, base);
         const shape = view.readSearchShape(input);

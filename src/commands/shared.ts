@@ -28,12 +28,16 @@ export function withContext<O>(
 }
 
 /** Reads JSON from a file or `-` (stdin), naming the flag in errors. */
-export async function readJsonInput(source: string, flag: string): Promise<unknown> {
+export async function readJsonInput(
+  source: string,
+  flag: string,
+  stdin: NodeJS.ReadableStream = process.stdin,
+): Promise<unknown> {
   let text: string;
   try {
     if (source === "-") {
       const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      for await (const chunk of stdin) chunks.push(chunk as Buffer);
       text = Buffer.concat(chunks).toString("utf8");
     } else text = readFileSync(source, "utf8");
   } catch (err) {

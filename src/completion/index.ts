@@ -22,12 +22,12 @@ export function renderCompletion(shell: Shell, program: Command): string {
   }
 }
 
-/** The README's reference of commands, arguments and options for a commander tree. */
+/** docs/commands.md's reference of commands, arguments and options for a commander tree. */
 export function renderOptionsDocs(program: Command): string {
   return renderOptionsMarkdown(describeProgram(program));
 }
 
-/** The README's shell completion section for a commander tree. */
+/** docs/commands.md's shell completion section for a commander tree. */
 export function renderCompletionDocs(program: Command): string {
   return renderCompletionMarkdown(describeProgram(program));
 }

@@ -67,7 +67,7 @@ function commandSection(program: string, command: CommandSpec): string[] {
   ];
 }
 
-/** The README's reference of every command's arguments and options, from the command tree. */
+/** docs/commands.md's reference of every command's arguments and options, from the command tree. */
 export function renderOptionsMarkdown(root: CommandSpec): string {
   const program = root.name;
   const commands = allCommands(root).filter((c) => c.path.length > 0 && c.name !== "help");
@@ -136,7 +136,7 @@ function wrap(text: string, width = 98): string {
   return [...lines, line].join("\n");
 }
 
-/** The README's shell completion section: what completes (from the tree) and how to install. */
+/** docs/commands.md's shell completion section: what completes (from the tree) and how to install. */
 export function renderCompletionMarkdown(root: CommandSpec): string {
   const values = completedValues(root);
   return [

@@ -1,7 +1,7 @@
 import type { Argument, Command, Option } from "commander";
 import { argumentValues, optionValues, type ValueSpec } from "./values.js";
 
-/** One option as the completion scripts and README tables see it. */
+/** One option as the completion scripts and docs/commands.md see it. */
 export interface OptionSpec {
   /** The flags as declared, e.g. `-q, --quiet` or `--lob <categories>`. */
   flags: string;

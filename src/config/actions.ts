@@ -1,6 +1,6 @@
 import type { OutputFormat } from "../cli/settings.js";
 import { UsageError } from "../errors.js";
-import { maskProfile, renderConfigTable } from "../output/config-view.js";
+import { maskProfile, renderConfigTable } from "./view.js";
 import { writeRecord } from "../output/record.js";
 import type { Io } from "../output/terminal.js";
 import { readSecret } from "./secret-input.js";
@@ -11,6 +11,7 @@ import { checkApiKey, displayValue, parseConfigKey, parseConfigValue } from "./v
 export interface ConfigRun {
   io: Io;
   env: NodeJS.ProcessEnv;
+  stdin: NodeJS.ReadableStream;
   signal: AbortSignal;
   format: OutputFormat;
   profile: string;
@@ -39,7 +40,7 @@ export async function setValue(c: ConfigRun, rawKey: string, rawValue?: string):
       );
     value = checkApiKey(
       await readSecret({
-        stdin: process.stdin,
+        stdin: c.stdin,
         stderr: c.io.stderr,
         prompt: `API key for profile '${c.profile}' (input hidden): `,
         signal: c.signal,

@@ -62,12 +62,13 @@ function promptHidden(
  * argv, where it would land in shell history and process lists.
  */
 export async function readSecret(options: {
-  stdin: NodeJS.ReadStream;
+  stdin: NodeJS.ReadableStream;
   stderr: NodeJS.WritableStream;
   prompt: string;
   signal: AbortSignal;
 }): Promise<string> {
   const { stdin } = options;
-  if (stdin.isTTY) return promptHidden(stdin, options.stderr, options.prompt, options.signal);
+  if ((stdin as NodeJS.ReadStream).isTTY)
+    return promptHidden(stdin as NodeJS.ReadStream, options.stderr, options.prompt, options.signal);
   return readAll(stdin);
 }

@@ -1,19 +1,9 @@
 import type { Io } from "../output/terminal.js";
 import { importEsm } from "../import-esm.js";
 import type { ProgressSink } from "./save-file.js";
+import { formatBytes } from "../output/bytes.js";
 
-/** Bytes for people: `512 B`, `1.5 KB`, `3.2 MB`. */
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ["KB", "MB", "GB"];
-  let v = n / 1024;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${v.toFixed(1)} ${units[i]}`;
-}
+export { formatBytes };
 
 /** A duration for people: `3 s`, `2 min 5 s`, `1 h 4 min`. */
 export function formatDuration(seconds: number): string {

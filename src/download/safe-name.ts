@@ -1,4 +1,4 @@
-import { stripControls } from "../output/terminal.js";
+import { stripControls } from "../domain/terminal-text.js";
 
 const EXTENSIONS: Record<string, string> = {
   "application/pdf": ".pdf",

@@ -8,8 +8,8 @@ import type {
 } from "../contract/index.js";
 import type { DatasetInput } from "../dataset/schema.js";
 import { compareCodePoints } from "./compare.js";
-import { makeCodeKey } from "./codes.js";
-import type { TextIndex } from "./text-index.js";
+import { makeCodeKey } from "../domain/codes.js";
+import type { TextIndex } from "./postings.js";
 
 export interface LobRecord {
   lob_id: string;

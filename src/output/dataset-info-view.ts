@@ -1,5 +1,5 @@
 import type { DatasetInfo } from "../snapshot/info.js";
-import { formatBytes } from "../download/progress.js";
+import { formatBytes } from "./bytes.js";
 import { stripControls } from "./terminal.js";
 
 const LABELS: Array<[keyof DatasetInfo, string]> = [

@@ -1,4 +1,4 @@
-import type { OutputFormat } from "../cli/settings.js";
+import type { OutputFormat } from "./format.js";
 import { UsageError } from "../errors.js";
 
 /** What `--fields` may name: the item's own fields (json, ndjson) and the table/CSV columns. */

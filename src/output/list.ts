@@ -1,5 +1,5 @@
 import type { Envelope } from "../contract/index.js";
-import type { OutputFormat } from "../cli/settings.js";
+import type { OutputFormat } from "./format.js";
 import { createHoldCounter, DEFAULT_HOLD_LIMIT, type HoldLimit } from "./hold-limit.js";
 import { formatJson, writeText, type Io } from "./terminal.js";
 

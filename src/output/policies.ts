@@ -1,7 +1,7 @@
 import type { Policy } from "../contract/index.js";
 import type { VersionState } from "../engine/time.js";
 import type { Verdict } from "../views/coverage-summary.js";
-import { chooseSearchColumns, readPolicyColumn, type SearchShape } from "./search-view.js";
+import { chooseSearchColumns, readPolicyColumn, type SearchShape } from "./search-columns.js";
 import { renderTable, type Column } from "./table.js";
 import type { Io } from "./terminal.js";
 

@@ -1,4 +1,4 @@
-import type { OutputFormat } from "../cli/settings.js";
+import type { OutputFormat } from "./format.js";
 import { UsageError } from "../errors.js";
 import { formatJson, writeText, type Io } from "./terminal.js";
 

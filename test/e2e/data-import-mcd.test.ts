@@ -541,5 +541,5 @@ describe("coverage data import mcd: bad input (e2e)", () => {
     expect(r.exitCode, r.stderr).toBe(130);
     expect(r.stderr).toContain("nothing was written");
     expect(left(d)).toEqual([]);
-  }, 60_000);
+  });
 });

@@ -11,7 +11,8 @@ import {
 import { createProgram } from "../../../src/cli/program.js";
 import { allCommands, describeProgram } from "../../../src/completion/index.js";
 import {
-  README,
+  COMMANDS_DOC,
+  renderCommandsDoc,
   renderReadmeCompletion,
   renderReadmeOptions,
 } from "../../../scripts/generate-docs.js";
@@ -29,10 +30,16 @@ describe("checked-in completion scripts", () => {
   );
 });
 
-describe("README options reference", () => {
+describe("docs/commands.md", () => {
+  it("is exactly what the generator makes from the current tree", async () => {
+    expect(readFileSync(COMMANDS_DOC, "utf8"), REGENERATE).toBe(await renderCommandsDoc());
+  });
+});
+
+describe("docs/commands.md options reference", () => {
   it("is what the generator makes from the current tree", async () => {
-    const block = betweenMarkers(readFileSync(README, "utf8"), OPTIONS_START, OPTIONS_END);
-    expect(block, `README.md has no ${OPTIONS_START} block: ${REGENERATE}`).toBeDefined();
+    const block = betweenMarkers(readFileSync(COMMANDS_DOC, "utf8"), OPTIONS_START, OPTIONS_END);
+    expect(block, `docs/commands.md has no ${OPTIONS_START} block: ${REGENERATE}`).toBeDefined();
     expect(block?.trim(), REGENERATE).toBe((await renderReadmeOptions()).trim());
   });
 
@@ -47,10 +54,14 @@ describe("README options reference", () => {
   });
 });
 
-describe("README shell completion section", () => {
+describe("docs/commands.md shell completion section", () => {
   it("is what the generator makes from the current tree", async () => {
-    const block = betweenMarkers(readFileSync(README, "utf8"), COMPLETION_START, COMPLETION_END);
-    expect(block, `README.md has no ${COMPLETION_START} block: ${REGENERATE}`).toBeDefined();
+    const block = betweenMarkers(
+      readFileSync(COMMANDS_DOC, "utf8"),
+      COMPLETION_START,
+      COMPLETION_END,
+    );
+    expect(block, `docs/commands.md has no ${COMPLETION_START} block: ${REGENERATE}`).toBeDefined();
     expect(block?.trim(), REGENERATE).toBe((await renderReadmeCompletion()).trim());
   });
 

@@ -1,8 +1,8 @@
-import type { Profile } from "../config/keys.js";
-import { CONFIG_KEYS } from "../config/keys.js";
-import { displayValue } from "../config/values.js";
-import { renderTable, type Column } from "./table.js";
-import type { Io } from "./terminal.js";
+import type { Profile } from "./keys.js";
+import { CONFIG_KEYS } from "./keys.js";
+import { displayValue } from "./values.js";
+import { renderTable, type Column } from "../output/table.js";
+import type { Io } from "../output/terminal.js";
 
 /** A profile's stored values, masked, in the documented key order. */
 export function maskProfile(profile: Profile): Record<string, string | number> {

@@ -1,0 +1,14 @@
+// CSI / OSC / other escape sequences, then any C0/C1 control other than tab and newline.
+const ESCAPES =
+  // eslint-disable-next-line no-control-regex
+  /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-_]|\u009b[0-?]*[ -/]*[@-~]/g;
+// eslint-disable-next-line no-control-regex
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+// Bidirectional embeddings, overrides and isolates: they reorder what the terminal shows, so a
+// policy id on screen could differ from the one to type.
+const BIDI = /[\u202a-\u202e\u2066-\u2069]/g;
+
+/** Strips terminal control sequences from text that came from the API or a dataset. */
+export function stripControls(text: string): string {
+  return text.replace(ESCAPES, "").replace(CONTROLS, "").replace(BIDI, "");
+}

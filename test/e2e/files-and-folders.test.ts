@@ -4,36 +4,12 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Writable } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../../src/cli/run.js";
-import { cleanEnv, RULES_DATA } from "../helpers/cli.js";
+import { RULES_DATA } from "../helpers/cli.js";
+import { runInProcess } from "../helpers/run-cli.js";
 import { buildSnapshot, SQLITE } from "../helpers/snapshot.js";
 
-function sink(chunks: Buffer[]): Writable {
-  return new Writable({
-    write(chunk: Buffer | string, _enc, done) {
-      chunks.push(Buffer.from(chunk));
-      done();
-    },
-  });
-}
-
-async function run(args: string[]) {
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  const exitCode = await runCli(args, {
-    env: cleanEnv() as NodeJS.ProcessEnv,
-    stdout: sink(out),
-    stderr: sink(err),
-    signal: new AbortController().signal,
-  });
-  return {
-    exitCode,
-    stdout: Buffer.concat(out).toString("utf8"),
-    stderr: Buffer.concat(err).toString("utf8"),
-  };
-}
+const run = (args: string[]) => runInProcess(args);
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "coverage-files-"));
 const folder = path.join(dir, "a-folder");

@@ -4,34 +4,14 @@
 import { createWriteStream, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { beforeAll, describe, expect, it } from "vitest";
 import yazl from "yazl";
-import { runCli } from "../../src/cli/run.js";
-import { cleanEnv } from "../helpers/cli.js";
+import { runInProcess } from "../helpers/run-cli.js";
 import { writeMcdExport } from "../helpers/mcd-export.js";
 import { sampleTables } from "../helpers/mcd-sample.js";
 
-function sink(chunks: Buffer[]): Writable {
-  return new Writable({
-    write(chunk: Buffer | string, _enc, done) {
-      chunks.push(Buffer.from(chunk));
-      done();
-    },
-  });
-}
-
-async function run(args: string[]) {
-  const err: Buffer[] = [];
-  const exitCode = await runCli(args, {
-    env: cleanEnv() as NodeJS.ProcessEnv,
-    stdout: sink([]),
-    stderr: sink(err),
-    signal: new AbortController().signal,
-  });
-  return { exitCode, stderr: Buffer.concat(err).toString("utf8") };
-}
+const run = (args: string[]) => runInProcess(args);
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "coverage-hostile-"));
 const fresh = () => mkdtempSync(path.join(dir, "out-"));

@@ -62,11 +62,20 @@ function tempSize(dir: string): number {
   return size;
 }
 
-// How far the writer got when the signal goes: its temporary file has just appeared, or has
-// grown past a few MB (mid-write).
+// How far the writer got when the signal goes: its temporary file has just appeared, or the
+// write is well under way. A snapshot's temporary file grows only when SQLite's page cache
+// spills, so "under way" there is a second after it appeared (a bound, not a measurement: the
+// writer takes several seconds on the data made here); a JSON file is watched grow past 1 MB.
+const appeared = new Map<string, number>();
 const MOMENTS = {
   "as its temporary file appears": (dir: string) => tempSize(dir) >= 0,
-  "mid-write (temporary file past 1 MB)": (dir: string) => tempSize(dir) >= 1 << 20,
+  "mid-write": (dir: string) => {
+    if (tempSize(dir) < 0) return false;
+    if (readdirSync(dir).some((f) => f.endsWith(".json.tmp") || /\.json\.\d+-\w+\.tmp$/.test(f)))
+      return tempSize(dir) >= 1 << 20;
+    if (!appeared.has(dir)) appeared.set(dir, Date.now());
+    return Date.now() - appeared.get(dir)! >= 1000;
+  },
 } as const;
 
 const COMMANDS = [
@@ -108,7 +117,7 @@ describe.each(COMMANDS.map((c, i) => ({ ...c, i })))(
       "$signal $moment: exit 128+n, nothing at the output path or beside it",
       async ({ signal, moment }) => {
         const out = fresh();
-        const child = runCoverage(args(out), { timeout: 240_000 });
+        const child = runCoverage(args(out), { timeout: 900_000 });
         // The import's small export writes few MB: "mid-write" there is its first text files.
         const reached = MOMENTS[moment];
         await waitFor(moment, () => reached(out) || child.exitCode !== null);
@@ -118,7 +127,7 @@ describe.each(COMMANDS.map((c, i) => ({ ...c, i })))(
         expect(r.stderr).toContain("nothing was written");
         expect(readdirSync(out)).toEqual([]);
       },
-      240_000,
+      900_000,
     );
 
     it.skipIf(sqlite && !SQLITE).each([SIGNAL_NAMES[i % SIGNAL_NAMES.length]!])(
@@ -126,7 +135,7 @@ describe.each(COMMANDS.map((c, i) => ({ ...c, i })))(
       async (signal) => {
         const out = fresh();
         const r = await runCoverage(args(out), {
-          timeout: 240_000,
+          timeout: 900_000,
           env: { NODE_OPTIONS: `--require ${AFTER_COMMIT}`, COVERAGE_TEST_SIGNAL: signal },
         });
         expect(r.exitCode, r.stderr).toBe(0);
@@ -138,7 +147,7 @@ describe.each(COMMANDS.map((c, i) => ({ ...c, i })))(
           expect(info.exitCode, info.stderr).toBe(0);
         }
       },
-      240_000,
+      900_000,
     );
   },
 );

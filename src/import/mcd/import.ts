@@ -12,7 +12,7 @@ import type { DatasetSink, DatasetSummary } from "../../dataset/sink.js";
 import { InterruptedError, UsageError } from "../../errors.js";
 import { readHcpcsAnweb, readIcd10cmOrder } from "./code-sets.js";
 import { readTable, type BadRow, type Row } from "./csv.js";
-import { htmlToMarkdown, htmlToPlainText, htmlToPlainTextPrefix } from "./html.js";
+import { htmlToPlainText, htmlToPlainTextPrefix } from "./html.js";
 import {
   classifyModifier,
   classifyProcedureCode,
@@ -25,6 +25,7 @@ import {
   toCategory,
   toDate,
 } from "./map.js";
+import { htmlToMarkdownInPieces } from "./html-pieces.js";
 import { findTables, type TableSet } from "./sources.js";
 
 export interface McdImportOptions {
@@ -687,7 +688,8 @@ class McdImport {
     const markdown = new Map<string, string>();
     const md = (column: string) => {
       let text = markdown.get(column);
-      if (text === undefined) markdown.set(column, (text = htmlToMarkdown(row.get(column))));
+      if (text === undefined)
+        markdown.set(column, (text = htmlToMarkdownInPieces(row.get(column))));
       return text;
     };
     const criteria = doc.criteria

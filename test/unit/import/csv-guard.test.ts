@@ -137,3 +137,17 @@ describe("encodings", () => {
     expect(err.message).toContain("UTF-16");
   });
 });
+
+describe("a large HTML field", () => {
+  it("converts in pieces cut after block ends, with the same text as whole", async () => {
+    const { htmlToMarkdownInPieces, PIECE_CHARS } =
+      await import("../../../src/import/mcd/html-pieces.js");
+    const { htmlToMarkdown } = await import("../../../src/import/mcd/html.js");
+    const paragraph = (i: number) => `<p>Paragraph ${i} with <b>bold</b> words &amp; more.</p>\r\n`;
+    const html = Array.from({ length: Math.ceil((PIECE_CHARS * 3) / 50) }, (_, i) =>
+      paragraph(i),
+    ).join("");
+    expect(html.length).toBeGreaterThan(PIECE_CHARS * 2);
+    expect(htmlToMarkdownInPieces(html)).toBe(htmlToMarkdown(html));
+  }, 120_000);
+});

@@ -27,7 +27,7 @@ const GENERATOR = ["mcd-scale.ts", "mcd-export.ts"].map((f) =>
 );
 
 /** Writes the export once (and again when its generator changed); returns the import's args. */
-function ensureExport() {
+export function ensureExport() {
   const zip = path.join(DIR, "all_data.zip");
   const newest = Math.max(...GENERATOR.map((f) => statSync(f).mtimeMs));
   if (!existsSync(zip) || statSync(zip).mtimeMs < newest) {

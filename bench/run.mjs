@@ -51,6 +51,7 @@ import {
   verdictLines,
   waitForLine,
 } from "./lib.mjs";
+import { dataPull } from "./data-pull.mjs";
 import { mcdImport } from "./mcd-import.mjs";
 
 const parts = new Set(process.argv.slice(2));
@@ -621,6 +622,7 @@ for (const [name, part] of Object.entries({
   load,
   heavy,
   mcd: mcdImport,
+  pull: dataPull,
   snapshot,
   mcp,
 })) {

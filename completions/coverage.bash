@@ -7,7 +7,7 @@ _coverage_commands() {
   case "$1" in
     '') REPLY='search policy payers lobs updates code matrix versions diff download health config completion serve mcp data help' ;;
     'config') REPLY='get set unset list path help' ;;
-    'data') REPLY='build export info import help' ;;
+    'data') REPLY='build export info import pull list help' ;;
     'data import') REPLY='mcd help' ;;
     *) REPLY='' ;;
   esac
@@ -81,6 +81,11 @@ _coverage_options() {
       --verbose --timeout' ;;
     'data import help') REPLY='--api-url --sandbox --local --data --today --profile --json --format
       --no-color -q --quiet -v --verbose --timeout' ;;
+    'data pull') REPLY='--history --no-codes --force --source --icd10cm-url --hcpcs-url -h --help
+      --api-url --sandbox --local --data --today --profile --json --format --no-color -q --quiet -v
+      --verbose --timeout' ;;
+    'data list') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json
+      --format --no-color -q --quiet -v --verbose --timeout' ;;
     'data help') REPLY='--api-url --sandbox --local --data --today --profile --json --format
       --no-color -q --quiet -v --verbose --timeout' ;;
     'help') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json --format
@@ -110,14 +115,16 @@ _coverage_option() {
     'data build|-h'|'data build|--help'|'data export|--force'|'data export|-h'|'data export|--help'|\
     'data info|-h'|'data info|--help'|'data import|-h'|'data import|--help'|\
     'data import mcd|--strict'|'data import mcd|--force'|'data import mcd|-h'|\
-    'data import mcd|--help'|'help|-h'|'help|--help') REPLY='none' ;;
+    'data import mcd|--help'|'data pull|--history'|'data pull|--no-codes'|'data pull|--force'|\
+    'data pull|-h'|'data pull|--help'|'data list|-h'|'data list|--help'|'help|-h'|'help|--help') REPLY='none' ;;
     '|--api-url'|'|--today'|'|--profile'|'|--timeout'|'search|--query'|'search|--payer'|\
     'search|--lob-id'|'search|--effective-start'|'search|--effective-end'|'search|--effective-on'|\
     'search|--limit'|'search|--offset'|'payers|--limit'|'payers|--offset'|'lobs|--payer'|\
     'lobs|--limit'|'lobs|--offset'|'updates|--days'|'updates|--payer'|'updates|--limit'|\
     'updates|--offset'|'code|--payer'|'code|--effective-on'|'matrix|--payer'|\
     'matrix|--effective-on'|'serve|--port'|'serve|--host'|'serve|--api-key'|\
-    'data import mcd|--max-links') REPLY='text' ;;
+    'data import mcd|--max-links'|'data pull|--source'|'data pull|--icd10cm-url'|\
+    'data pull|--hcpcs-url') REPLY='text' ;;
     '|--data'|'search|--body'|'download|-o'|'download|--output'|'data build|-o'|\
     'data build|--output'|'data export|-o'|'data export|--output'|'data import mcd|-o'|\
     'data import mcd|--output'|'data import mcd|--icd10cm'|'data import mcd|--hcpcs') REPLY='file' ;;
@@ -139,16 +146,17 @@ _coverage_option() {
 # What positional argument $2 (from 0) of path $1 takes, as for options.
 _coverage_argument() {
   case "$1|$2" in
-    'config get|0') REPLY='choices api-url sandbox-url api-key format timeout' ;;
-    'config set|0') REPLY='choices api-url sandbox-url api-key format timeout' ;;
+    'config get|0') REPLY='choices api-url sandbox-url api-key format timeout data' ;;
+    'config set|0') REPLY='choices api-url sandbox-url api-key format timeout data' ;;
     'config set|1') REPLY='text' ;;
-    'config unset|0') REPLY='choices api-url sandbox-url api-key format timeout' ;;
+    'config unset|0') REPLY='choices api-url sandbox-url api-key format timeout data' ;;
     'config help|0') REPLY='choices get set unset list path' ;;
     'completion|0') REPLY='choices bash zsh fish' ;;
     'data info|0') REPLY='file' ;;
     'data import mcd|'*) REPLY='file' ;;
     'data import help|0') REPLY='choices mcd' ;;
-    'data help|0') REPLY='choices build export info import' ;;
+    'data pull|0') REPLY='choices medicare' ;;
+    'data help|0') REPLY='choices build export info import pull list' ;;
     'help|0') REPLY='choices search policy payers lobs updates code matrix versions diff download health config completion serve mcp data' ;;
     *) REPLY='text' ;;
   esac

@@ -4,6 +4,7 @@ import { enableCompileCache } from "./compile-cache.js";
 export interface EsmPackages {
   chalk: typeof import("chalk");
   conf: typeof import("conf");
+  "env-paths": typeof import("env-paths");
   marked: typeof import("marked");
   "marked-terminal": typeof import("marked-terminal");
   ora: typeof import("ora");

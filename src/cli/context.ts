@@ -88,6 +88,12 @@ export async function createContext(
   const flags = command.optsWithGlobals<GlobalFlags>();
   const { env } = run;
   const settings = resolveSettings(flags, env, readProfile(resolveProfileName(flags, env), env));
+  const { backend } = settings;
+  // `--data medicare`: a snapshot of the data folder (cli.md); every reader gets its path.
+  if (backend.kind === "local" && backend.data !== undefined && /^[\w-]+$/.test(backend.data)) {
+    const { resolveNamedData } = await import("../dataset/data-dir.js");
+    settings.backend = { ...backend, data: await resolveNamedData(backend.data, env) };
+  }
   const io = await createIo(flags.color, env, run.stdout, run.stderr);
   const now = run.now ?? (() => new Date());
   let transport: Promise<OpenBackend> | undefined;

@@ -22,7 +22,7 @@ export function createProgram(run: RunEnvironment, argv?: readonly string[]): Co
     .option("--local", "use the bundled local engine (the default when no API is configured)")
     .option(
       "--data <file>",
-      "dataset for the local engine (env COVERAGE_DATA; default: bundled sample)",
+      "dataset for the local engine, or the name of a pulled snapshot (--data medicare) (env COVERAGE_DATA; default: bundled sample)",
     )
     .option("--today <date>", "pin 'today' for the local engine, YYYY-MM-DD (env COVERAGE_TODAY)")
     .option("--profile <name>", "config profile (env COVERAGE_PROFILE; default 'default')")

@@ -149,8 +149,9 @@ export function resolveSettings(
   const profileName = resolveProfileName(flags, env);
 
   let backend: BackendChoice;
-  if (flags.local)
-    backend = { kind: "local", data: pick(flags.data, env.COVERAGE_DATA), defaulted: false };
+  // A bare name (`medicare`) is resolved to a snapshot of the data folder by createContext.
+  const data = pick(flags.data, env.COVERAGE_DATA, profile.data);
+  if (flags.local) backend = { kind: "local", data, defaulted: false };
   else if (flags.sandbox) {
     const url = pick(env.COVERAGE_SANDBOX_URL, profile["sandbox-url"]);
     if (!url)
@@ -163,7 +164,7 @@ export function resolveSettings(
     const url = pick(flags.apiUrl, env.COVERAGE_API_URL, profile["api-url"]);
     backend = url
       ? { kind: "http", baseUrl: url, sandbox: false }
-      : { kind: "local", data: pick(flags.data, env.COVERAGE_DATA), defaulted: true };
+      : { kind: "local", data, defaulted: true };
   }
 
   if (flags.json && flags.format !== undefined && flags.format.toLowerCase() !== "json")

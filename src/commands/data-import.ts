@@ -52,8 +52,12 @@ export function registerDataImport(data: Command, run: RunEnvironment): void {
     )
     .action(
       withContext<ImportFlags>(run, async (ctx, opts, [paths]) => {
-        const { runMcdImport } = await import("../import/mcd/run.js");
+        const [{ runMcdImport }, { outputComplete }] = await Promise.all([
+          import("../import/mcd/run.js"),
+          import("../files/temp-output.js"),
+        ]);
         await runMcdImport(paths as string[], opts, ctx);
+        outputComplete();
       }),
     );
 }

@@ -10,7 +10,7 @@ export function registerDataInfo(data: Command, run: RunEnvironment): void {
     .description("format, version, as_of, source, counts and size of a snapshot or JSON dataset")
     .argument(
       "[file]",
-      "a snapshot or JSON dataset (default: --data / COVERAGE_DATA, else the bundled data)",
+      "a snapshot or JSON dataset, or the name of a pulled snapshot (default: --data / COVERAGE_DATA, else the bundled data)",
     )
     .addHelpText(
       "after",
@@ -24,9 +24,13 @@ export function registerDataInfo(data: Command, run: RunEnvironment): void {
             import("../dataset/load.js"),
             import("../output/dataset-info-view.js"),
           ]);
+        const { resolveNamedData } = await import("../dataset/data-dir.js");
         const given =
-          (file as string | undefined) ??
-          (ctx.settings.backend.kind === "local" ? ctx.settings.backend.data : undefined);
+          file === undefined
+            ? ctx.settings.backend.kind === "local"
+              ? ctx.settings.backend.data
+              : undefined
+            : await resolveNamedData(file as string, ctx.env);
         const info = await describeDataset(given ?? bundledDatasetPath());
         await writeRecord(info, {
           format: ctx.settings.format,

@@ -4,6 +4,8 @@ import { registerDataBuild } from "./data-build.js";
 import { registerDataExport } from "./data-export.js";
 import { registerDataImport } from "./data-import.js";
 import { registerDataInfo } from "./data-info.js";
+import { registerDataList } from "./data-list.js";
+import { registerDataPull } from "./data-pull.js";
 
 /** Each `coverage data` subcommand registers itself on the group (add new ones to this list). */
 const DATA_SUBCOMMANDS: Array<(data: Command, run: RunEnvironment) => void> = [
@@ -11,6 +13,8 @@ const DATA_SUBCOMMANDS: Array<(data: Command, run: RunEnvironment) => void> = [
   registerDataExport,
   registerDataInfo,
   registerDataImport,
+  registerDataPull,
+  registerDataList,
 ];
 
 /** `coverage data`: snapshots (the dataset compiled into an indexed SQLite file) and real data. */
@@ -18,7 +22,7 @@ export function registerData(program: Command, run: RunEnvironment): void {
   const data = program
     .command("data")
     .description(
-      "local data: compile a JSON dataset into a snapshot, export it back, describe it, import the CMS Medicare Coverage Database",
+      "local data: pull the real Medicare catalogue, compile a JSON dataset into a snapshot, export it back, describe it, import the CMS Medicare Coverage Database",
     )
     .addHelpText(
       "after",

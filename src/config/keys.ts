@@ -3,7 +3,14 @@ import { lazySchema } from "../contract/lazy.js";
 
 // Built on first use: every run loads this module (it reads the profile), few validate one.
 
-export const CONFIG_KEYS = ["api-url", "sandbox-url", "api-key", "format", "timeout"] as const;
+export const CONFIG_KEYS = [
+  "api-url",
+  "sandbox-url",
+  "api-key",
+  "format",
+  "timeout",
+  "data",
+] as const;
 export const ConfigKey = lazySchema(() => z.enum(CONFIG_KEYS));
 export type ConfigKey = z.infer<typeof ConfigKey>;
 
@@ -15,6 +22,7 @@ export const Profile = lazySchema(() =>
     "api-key": z.string().optional(),
     format: z.string().optional(),
     timeout: z.union([z.string(), z.number()]).optional(),
+    data: z.string().optional(),
   }),
 );
 export type Profile = z.infer<typeof Profile>;

@@ -1,7 +1,9 @@
+import path from "node:path";
 import { isOutputFormat, OUTPUT_FORMATS, parseTimeoutMs } from "../cli/settings.js";
 import { checkBaseUrl } from "../backend/base-url.js";
 import { isLoopbackHost } from "../backend/loopback.js";
 import { UsageError } from "../errors.js";
+import { isSnapshotName } from "../dataset/data-dir.js";
 import { CONFIG_KEYS, ConfigKey } from "./keys.js";
 
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -53,6 +55,14 @@ export function parseConfigValue(key: Exclude<ConfigKey, "api-key">, raw: string
     }
     case "timeout":
       return parseTimeoutMs(value, "coverage config set timeout 10000");
+    case "data":
+      if (!value)
+        throw new UsageError(
+          "data: the value is empty",
+          "Example: coverage config set data medicare (a snapshot of the data folder) or a file path",
+        );
+      // A path is kept absolute: the profile is read from any working folder.
+      return isSnapshotName(value) ? value : path.resolve(value);
   }
 }
 

@@ -1399,6 +1399,10 @@ function parseProfile(v: any): unknown {
     if ((r = p69(v["timeout"])) === FAIL) return FAIL;
     out["timeout"] = r;
   }
+  if ("data" in v) {
+    if ((r = p67(v["data"])) === FAIL) return FAIL;
+    out["data"] = r;
+  }
   return out;
 }
 

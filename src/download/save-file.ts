@@ -125,7 +125,12 @@ export function writeError(err: unknown, target: string, device = false): CliErr
 const LOCAL_CALLS = new Set(["open", "write", "close", "fsync", "rename", "link", "unlink"]);
 
 /** `writeChunk`, its failure reported as a write error of `target` (no await in the hot loop). */
-function writeChunkTo(fd: number, chunk: Buffer | string, target: string, device = false): number {
+export function writeChunkTo(
+  fd: number,
+  chunk: Buffer | string,
+  target: string,
+  device = false,
+): number {
   try {
     return writeChunk(fd, chunk);
   } catch (err) {

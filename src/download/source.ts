@@ -18,6 +18,10 @@ export interface DownloadSource {
   stream: Readable;
   size: number | undefined;
   close(): Promise<void>;
+  /** The answer's status (200 for a file:// link). */
+  status: number;
+  /** The answer's headers, lower-case names (none for a file:// link). */
+  headers: Record<string, string | string[] | undefined>;
 }
 
 export interface SourceOptions {
@@ -27,6 +31,10 @@ export interface SourceOptions {
   env: NodeJS.ProcessEnv;
   /** One line per HTTP request with --verbose (the link's signature masked). */
   verbose?: ((line: string) => void) | undefined;
+  /** Request headers beside the user agent (a conditional or range request); never a credential. */
+  headers?: Record<string, string> | undefined;
+  /** Statuses handed back as they are instead of failing (304, a retryable 503): the caller decides. */
+  accept?: ((status: number) => boolean) | undefined;
 }
 
 const INTERRUPTED = "download interrupted; nothing was saved";
@@ -47,7 +55,7 @@ async function openFile(url: string): Promise<DownloadSource> {
     );
   }
   const stream = createReadStream(file, { highWaterMark: CHUNK });
-  return { stream, size, close: async () => void stream.destroy() };
+  return { stream, size, close: async () => void stream.destroy(), status: 200, headers: {} };
 }
 
 /**
@@ -92,13 +100,14 @@ export async function openSource(url: string, options: SourceOptions): Promise<D
     const res = await request(url, {
       dispatcher: agent.compose(redirect({ maxRedirections: MAX_REDIRECTS })),
       method: "GET",
-      headers: { "user-agent": "coverage-cli" },
+      headers: { ...options.headers, "user-agent": "coverage-cli" },
       // 1 MiB buffers: undici's 64 KiB default halves throughput on large files (bench/).
       highWaterMark: CHUNK,
       signal: AbortSignal.any([signal, deadline.signal]),
     }).finally(() => clearTimeout(timer));
     log(String(res.statusCode));
-    if (res.statusCode < 200 || res.statusCode >= 300) {
+    const accepted = options.accept?.(res.statusCode) === true;
+    if (!accepted && (res.statusCode < 200 || res.statusCode >= 300)) {
       await res.body.dump().catch(() => undefined);
       throw errorFromFileResponse(res.statusCode, shown, MAX_REDIRECTS);
     }
@@ -107,6 +116,8 @@ export async function openSource(url: string, options: SourceOptions): Promise<D
       stream: res.body,
       size: Number.isInteger(length) && length >= 0 ? length : undefined,
       close,
+      status: res.statusCode,
+      headers: res.headers,
     };
   } catch (err) {
     // destroy, not close: close waits for a request still queued behind a proxy that hangs.
@@ -123,11 +134,14 @@ export async function openSource(url: string, options: SourceOptions): Promise<D
       proxy: via === undefined ? undefined : redactUrl(via),
     });
     // The generic advice is about --api-url; the file host is another server.
-    throw isTimeout(err) || via !== undefined
-      ? failed
-      : new UnexpectedError(
-          failed.message,
-          "The file host could not be reached: run the command again (it asks for a fresh link). Proxies come from HTTPS_PROXY, HTTP_PROXY and NO_PROXY.",
-        );
+    const thrown =
+      isTimeout(err) || via !== undefined
+        ? failed
+        : new UnexpectedError(
+            failed.message,
+            "The file host could not be reached: run the command again (it asks for a fresh link). Proxies come from HTTPS_PROXY, HTTP_PROXY and NO_PROXY.",
+          );
+    // The network's own error stays readable (readErrorCode): a caller that retries needs it.
+    throw Object.assign(thrown, { cause: err });
   }
 }

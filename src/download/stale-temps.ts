@@ -1,4 +1,4 @@
-import { lstat, readdir, unlink } from "node:fs/promises";
+import { lstat, readdir, rm, unlink } from "node:fs/promises";
 import path from "node:path";
 
 /** A temporary file untouched this long is stale whatever its pid says (a pid reused, another host). */
@@ -34,6 +34,8 @@ export async function removeStaleTemps(
   target: string,
   now = Date.now(),
   isAlive: (pid: number) => boolean = isProcessAlive,
+  /** Temporary folders too (a pull's staging folder), removed with what they hold. */
+  folders = false,
 ): Promise<string[]> {
   const dir = path.dirname(target);
   const ours = new RegExp(
@@ -52,10 +54,11 @@ export async function removeStaleTemps(
     const file = path.join(dir, name);
     try {
       const info = await lstat(file);
-      if (!info.isFile()) continue;
+      const folder = folders && info.isDirectory();
+      if (!info.isFile() && !folder) continue;
       const idle = now - info.mtimeMs;
       if (idle > STALE_AFTER_MS || (idle > DEAD_OWNER_AFTER_MS && !isAlive(pid))) {
-        await unlink(file);
+        await (folder ? rm(file, { recursive: true }) : unlink(file));
         removed.push(file);
       }
     } catch {

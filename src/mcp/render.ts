@@ -39,7 +39,8 @@ function renderSearch(page: Envelope<Policy>, c: RenderContext): string[] {
     ...page.data.map((p) => {
       const col = (name: string) => readPolicyColumn(p, name, shape, c.today);
       const verdict = shape.refs.length ? `; verdict: ${String(col("verdict"))}` : "";
-      return `- ${p.policy_id} "${p.title}" [${String(col("status"))}, ${dates(p.effective_from_date, p.effective_to_date)}]; scope: ${String(col("scope")) || "none"}${verdict}`;
+      const payers = (col("payer_names") as string[]).join(", ") || "none";
+      return `- ${p.policy_id} "${p.title}" [${String(col("status"))}, ${dates(p.effective_from_date, p.effective_to_date)}]; payers: ${payers}; scope: ${String(col("scope")) || "none"}${verdict}`;
     }),
   ];
 }
@@ -108,14 +109,15 @@ function renderVersions(r: VersionsReport): string[] {
 
 function renderDiff(d: PolicyDiff): string[] {
   const code = (c: { code_system: string; code: string }) => `${c.code_system}:${c.code}`;
+  const list = (items: string[]) => items.join(", ") || "none";
   const scope = (s: { payer_name: string; lob: string; state: string | null }) =>
     `${s.payer_name}: ${s.lob} · ${s.state ?? "nationwide"}`;
   return [
     `${d.old_id} -> ${d.new_id}: ${d.kinds.join(", ") || "no change"}.`,
     ...d.fields.map((f) => `- ${f.field}: ${JSON.stringify(f.old)} -> ${JSON.stringify(f.new)}`),
-    `Codes added (${d.codes.added.length}): ${d.codes.added.map(code).join(", ")}`,
-    `Codes removed (${d.codes.removed.length}): ${d.codes.removed.map(code).join(", ")}`,
-    `Codes changed (${d.codes.changed.length}): ${d.codes.changed.map((c) => `${code(c)} ${c.old.relationships.join("/")} -> ${c.new.relationships.join("/")}`).join(", ")}`,
+    `Codes added (${d.codes.added.length}): ${list(d.codes.added.map(code))}`,
+    `Codes removed (${d.codes.removed.length}): ${list(d.codes.removed.map(code))}`,
+    `Codes changed (${d.codes.changed.length}): ${list(d.codes.changed.map((c) => `${code(c)} ${c.old.relationships.join("/")} -> ${c.new.relationships.join("/")}`))}`,
     `Scopes gained: ${d.applicability.gained.map(scope).join("; ") || "none"}`,
     `Scopes lost: ${d.applicability.lost.map(scope).join("; ") || "none"}`,
     d.criteria.patch ? `Criteria diff:\n${d.criteria.patch}` : "Criteria unchanged.",

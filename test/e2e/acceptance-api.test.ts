@@ -9,7 +9,7 @@ import {
   ID,
   KNEE_PATH,
 } from "../fixtures/acceptance/cases.js";
-import { runCoverage } from "../helpers/cli.js";
+import { runInProcess } from "../helpers/run-cli.js";
 import { json, startScripted, sendRaw, startServe, type ServeProcess } from "../helpers/server.js";
 
 // An acceptance checker's view of `coverage serve`: the process started as a checker would
@@ -222,7 +222,7 @@ describe("the client against a scripted server: download links", () => {
       const cwd = mkdtempSync(path.join(os.tmpdir(), "coverage-acceptance-"));
       try {
         for (const output of [[], ["-o", "-"]]) {
-          const r = await runCoverage(
+          const r = await runInProcess(
             ["--api-url", server.url, "download", "a/b/2026-01-01", ...output],
             { env: { COVERAGE_API_KEY: KEY }, cwd },
           );

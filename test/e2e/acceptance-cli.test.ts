@@ -2,7 +2,8 @@ import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/run.js";
 import { createProgress } from "../../src/download/progress.js";
-import { RULES_DATA, cleanEnv, runCoverage } from "../helpers/cli.js";
+import { RULES_DATA, cleanEnv } from "../helpers/cli.js";
+import { runInProcess } from "../helpers/run-cli.js";
 import { envelope, json, startScripted, type Scripted } from "../helpers/server.js";
 
 // Regressions found by the acceptance review of cli.md (one block per divergence fixed).
@@ -16,7 +17,7 @@ afterEach(async () => {
 });
 
 const remote = (url: string, args: string[], env: Record<string, string> = {}) =>
-  runCoverage(["--api-url", url, ...args], {
+  runInProcess(["--api-url", url, ...args], {
     env: { COVERAGE_API_KEY: KEY, COVERAGE_RETRY_BASE_MS: "1", ...env },
   });
 
@@ -149,11 +150,11 @@ describe("the 'no API configured' notice names the dataset that answers", () => 
   });
 
   it("is on stderr when stderr is not a TTY too (cli.md: one line on stderr), never on stdout", async () => {
-    const r = await runCoverage(["payers", "--limit", "1", "--json"]);
+    const r = await runInProcess(["payers", "--limit", "1", "--json"]);
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toContain("Using the bundled sample data (no API configured)");
     expect(r.stdout).not.toContain("no API configured");
-    const quiet = await runCoverage(["payers", "--limit", "1", "--json", "-q"]);
+    const quiet = await runInProcess(["payers", "--limit", "1", "--json", "-q"]);
     expect(quiet.stderr).toBe("");
   });
 });

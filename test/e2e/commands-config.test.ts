@@ -2,7 +2,8 @@ import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "n
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { RULES_DATA, runCoverage } from "../helpers/cli.js";
+import { RULES_DATA } from "../helpers/cli.js";
+import { runInProcess } from "../helpers/run-cli.js";
 
 const KEY = "sk-live-abcdefghijklmnop-WXYZ";
 
@@ -10,7 +11,7 @@ function setup() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "coverage-cfg-"));
   const file = path.join(dir, "config.json");
   const run = (args: string[], opts: { input?: string; env?: Record<string, string> } = {}) =>
-    runCoverage(args, {
+    runInProcess(args, {
       env: { COVERAGE_CONFIG_DIR: dir, COLUMNS: "100", NO_COLOR: "1", ...opts.env },
       ...(opts.input !== undefined ? { input: opts.input } : {}),
     });

@@ -4,7 +4,8 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RULES_DATA, runCoverage } from "../helpers/cli.js";
+import { RULES_DATA } from "../helpers/cli.js";
+import { runInProcess } from "../helpers/run-cli.js";
 
 const COMMANDS = [
   "policy",
@@ -49,7 +50,7 @@ describe("exit codes of commander's own errors and of help", () => {
     { args: ["policy", "--help"], code: 0 },
     { args: ["config", "set", "--help"], code: 0 },
   ])("coverage $args -> exit $code", async ({ args, code, stderr }) => {
-    const r = await runCoverage(["--data", RULES_DATA, ...args]);
+    const r = await runInProcess(["--data", RULES_DATA, ...args]);
     expect(r.exitCode).toBe(code);
     if (stderr) expect(r.stderr).toMatch(stderr);
     expect(r.stderr).not.toMatch(/\n\s+at /);
@@ -81,13 +82,13 @@ describe("exit codes of commander's own errors and of help", () => {
       stderr: /today: '2026-02-30' \(from COVERAGE_TODAY\)/,
     },
   ])("settings: $args $env -> exit 2 naming the source", async ({ args, env, stderr }) => {
-    const r = await runCoverage(["--data", RULES_DATA, ...args], { env: env ?? {} });
+    const r = await runInProcess(["--data", RULES_DATA, ...args], { env: env ?? {} });
     expect(r.exitCode, r.stderr).toBe(2);
     expect(r.stderr).toMatch(stderr);
   });
 
   it("COVERAGE_FORMAT is read in any case, like config set format", async () => {
-    const r = await runCoverage(["--data", RULES_DATA, "payers"], {
+    const r = await runInProcess(["--data", RULES_DATA, "payers"], {
       env: { COVERAGE_FORMAT: "NDJSON" },
     });
     expect(r.exitCode, r.stderr).toBe(0);
@@ -95,7 +96,7 @@ describe("exit codes of commander's own errors and of help", () => {
   });
 
   it("a message and what to do next; the stack trace only with --verbose", async () => {
-    const plain = await runCoverage([
+    const plain = await runInProcess([
       "--local",
       "--data",
       RULES_DATA,
@@ -107,11 +108,17 @@ describe("exit codes of commander's own errors and of help", () => {
       "error: Policy not found",
       "Check the policy id with `coverage search` (ids keep their slashes).",
     ]);
-    const verbose = await runCoverage(["--data", RULES_DATA, "-v", "policy", "nope/1/2020-01-01"]);
+    const verbose = await runInProcess(["--data", RULES_DATA, "-v", "policy", "nope/1/2020-01-01"]);
     expect(verbose.exitCode).toBe(4);
     expect(verbose.stderr).toMatch(/\n\s+at /);
     // A group of short flags counts too.
-    const grouped = await runCoverage(["--data", RULES_DATA, "-qv", "policy", "nope/1/2020-01-01"]);
+    const grouped = await runInProcess([
+      "--data",
+      RULES_DATA,
+      "-qv",
+      "policy",
+      "nope/1/2020-01-01",
+    ]);
     expect(grouped.exitCode).toBe(4);
     expect(grouped.stderr).toMatch(/\n\s+at /);
   });
@@ -119,7 +126,7 @@ describe("exit codes of commander's own errors and of help", () => {
 
 describe("help: each command has two or three real examples", () => {
   it.each(COMMANDS)("coverage %s --help", async (command) => {
-    const r = await runCoverage([command, "--help"]);
+    const r = await runInProcess([command, "--help"]);
     expect(r.exitCode).toBe(0);
     const examples = r.stdout.split("Examples:")[1]?.trim().split("\n") ?? [];
     expect(examples.length).toBeGreaterThanOrEqual(2);
@@ -132,7 +139,7 @@ describe("help: each command has two or three real examples", () => {
   it.each(COMMANDS.filter((c) => c !== "config"))(
     "the examples of `%s` run on the bundled data",
     async (command) => {
-      const help = (await runCoverage([command, "--help"])).stdout;
+      const help = (await runInProcess([command, "--help"])).stdout;
       const lines = (help.split("Examples:")[1] ?? "")
         .trim()
         .split("\n")
@@ -141,7 +148,7 @@ describe("help: each command has two or three real examples", () => {
       expect(lines.length).toBeGreaterThan(0);
       const cwd = mkdtempSync(path.join(os.tmpdir(), "coverage-examples-"));
       for (const line of lines) {
-        const r = await runCoverage(line.split(" ").slice(1), { cwd });
+        const r = await runInProcess(line.split(" ").slice(1), { cwd });
         // Nothing on stderr but the one line saying that the sample data answers.
         const stderr = r.stderr.replace(
           /^Using the bundled sample data \(no API configured\).*\n?/,
@@ -204,7 +211,7 @@ describe("API statuses map to cli.md's exit codes (scripted server)", () => {
   ])("$status -> exit $code", async ({ status, body, headers, code, text }) => {
     answer = { status, body: JSON.stringify(body), ...(headers ? { headers } : {}) };
     for (const args of [["updates"], ["payers"], ["lobs"], ["policy", "a/b/2020-01-01"]]) {
-      const r = await runCoverage(["--api-url", base, ...args], {
+      const r = await runInProcess(["--api-url", base, ...args], {
         env: { COVERAGE_API_KEY: "k-0123456789abcdef", COVERAGE_RETRY_BASE_MS: "1" },
       });
       expect({ args, code: r.exitCode }).toEqual({ args, code });

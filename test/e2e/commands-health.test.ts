@@ -1,13 +1,14 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RULES_DATA, runCoverage } from "../helpers/cli.js";
+import { RULES_DATA } from "../helpers/cli.js";
+import { runInProcess } from "../helpers/run-cli.js";
 
 const TABLE_ENV = { COLUMNS: "100", NO_COLOR: "1", COVERAGE_RETRY_BASE_MS: "1" };
 
 describe("coverage health", () => {
   const local = (args: string[]) =>
-    runCoverage(["--data", RULES_DATA, "health", ...args], { env: TABLE_ENV });
+    runInProcess(["--data", RULES_DATA, "health", ...args], { env: TABLE_ENV });
 
   it("local engine: both checks 200, exit 0, table", async () => {
     const r = await local([]);
@@ -71,7 +72,7 @@ describe("coverage health", () => {
       { status: 200, exit: 0 },
     ])("/ready answers $status: exit $exit, both shown", async ({ status, exit }) => {
       ready = status;
-      const r = await runCoverage(["--api-url", base, "health", "--json"], { env: TABLE_ENV });
+      const r = await runInProcess(["--api-url", base, "health", "--json"], { env: TABLE_ENV });
       expect(r.exitCode).toBe(exit);
       expect(JSON.parse(r.stdout)).toEqual({
         health: { status: 200, body: { status: "ok" } },
@@ -92,11 +93,11 @@ describe("coverage health", () => {
         ready = 200;
         keys.length = 0;
         const env = { ...TABLE_ENV, COVERAGE_API_KEY: key };
-        const r = await runCoverage(["--api-url", base, "-v", "health"], { env });
+        const r = await runInProcess(["--api-url", base, "-v", "health"], { env });
         expect(r.exitCode, r.stderr).toBe(0);
         expect(keys).toEqual(sent);
         expect(r.stderr).not.toContain(key || "never");
-        const dry = await runCoverage(["--api-url", base, "health", "--dry-run"], { env });
+        const dry = await runInProcess(["--api-url", base, "health", "--dry-run"], { env });
         const headers = dry.stdout.split("\n").map((l) => JSON.parse(l).headers);
         // With a key, a third request checks it (GET /v1/payers?limit=1).
         expect(headers).toEqual(key ? Array(3).fill({ "x-api-key": "***" }) : [{}, {}]);
@@ -111,7 +112,7 @@ describe("coverage health", () => {
       await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
       try {
         const url = `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
-        const r = await runCoverage(["--api-url", url, "health"], { env: TABLE_ENV });
+        const r = await runInProcess(["--api-url", url, "health"], { env: TABLE_ENV });
         expect(r.exitCode).toBe(3);
         expect(r.stderr).toContain("error: the API needs a key (403: Not authenticated)");
       } finally {
@@ -121,14 +122,14 @@ describe("coverage health", () => {
 
     it("table output when not ready", async () => {
       ready = 503;
-      const r = await runCoverage(["--api-url", base, "health"], { env: TABLE_ENV });
+      const r = await runInProcess(["--api-url", base, "health"], { env: TABLE_ENV });
       expect(r.exitCode).toBe(1);
       expect(r.stdout).toMatch(/^\/ready\s+503\s+\{"status":"unavailable"\}$/m);
     });
   });
 
   it("nothing listening: exit 1 with a message, no stack trace", async () => {
-    const r = await runCoverage(["--api-url", "http://127.0.0.1:9", "health"], { env: TABLE_ENV });
+    const r = await runInProcess(["--api-url", "http://127.0.0.1:9", "health"], { env: TABLE_ENV });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(/connect|refused/);
     expect(r.stderr).not.toMatch(/\n\s+at /);

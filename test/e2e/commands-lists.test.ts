@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import path from "node:path";
-import { ROOT, RULES_DATA, runCoverage } from "../helpers/cli.js";
+import { ROOT, RULES_DATA } from "../helpers/cli.js";
+import { runInProcess } from "../helpers/run-cli.js";
 
 const COMMANDS_DATA = path.join(ROOT, "test", "fixtures", "commands", "dataset.json");
 
 const TABLE_ENV = { COLUMNS: "100", NO_COLOR: "1" };
 const run = (args: string[]) =>
-  runCoverage(["--local", "--data", RULES_DATA, ...args], { env: TABLE_ENV });
+  runInProcess(["--local", "--data", RULES_DATA, ...args], { env: TABLE_ENV });
 
 describe("coverage payers / lobs / updates (e2e, rules dataset)", () => {
   it.each([
@@ -25,7 +26,7 @@ describe("coverage payers / lobs / updates (e2e, rules dataset)", () => {
   });
 
   it("table: updates grouped by date (newest first), then payer, a blank line between dates", async () => {
-    const r = await runCoverage(["--data", COMMANDS_DATA, "updates"], { env: TABLE_ENV });
+    const r = await runInProcess(["--data", COMMANDS_DATA, "updates"], { env: TABLE_ENV });
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatchSnapshot();
     const lines = r.stdout.split("\n");
@@ -175,7 +176,7 @@ describe("coverage payers / lobs / updates (e2e, rules dataset)", () => {
     ["payers", "--dry-run"],
     ["search", "--query", "abc123xyz", "--dry-run"],
   ])("--dry-run masks the key wherever it appears, even in --api-url (%j)", async (...args) => {
-    const r = await runCoverage(["--api-url", "http://127.0.0.1:9/abc123xyz", ...args], {
+    const r = await runInProcess(["--api-url", "http://127.0.0.1:9/abc123xyz", ...args], {
       env: { COVERAGE_API_KEY: "abc123xyz" },
     });
     expect(r.exitCode, r.stderr).toBe(0);

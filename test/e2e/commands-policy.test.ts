@@ -1,11 +1,12 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ROOT, RULES_DATA, runCoverage } from "../helpers/cli.js";
+import { ROOT, RULES_DATA } from "../helpers/cli.js";
+import { runInProcess } from "../helpers/run-cli.js";
 
 const COMMANDS_DATA = path.join(ROOT, "test", "fixtures", "commands", "dataset.json");
 const TABLE_ENV = { COLUMNS: "100", NO_COLOR: "1" };
 const run = (args: string[], data = RULES_DATA) =>
-  runCoverage(["--local", "--data", data, ...args], { env: TABLE_ENV });
+  runInProcess(["--local", "--data", data, ...args], { env: TABLE_ENV });
 
 describe("coverage policy (e2e)", () => {
   it.each([

@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runCoverage } from "../helpers/cli.js";
+import { runInProcess, type CliRun } from "../helpers/run-cli.js";
 import { anwebLines, icd10OrderLine, writeLatin1, writeMcdExport } from "../helpers/mcd-export.js";
 import { CP1252_HIGH, sampleTables } from "../helpers/mcd-sample.js";
 import { scaleTables } from "../helpers/mcd-scale.js";
@@ -35,11 +36,11 @@ interface Detail {
 const dir = mkdtempSync(path.join(os.tmpdir(), "coverage-mcd-"));
 const out = path.join(dir, "medicare.json");
 let zip: string;
-let imported: Awaited<ReturnType<typeof runCoverage>>;
+let imported: CliRun;
 const details = new Map<string, Detail>();
 
 const cli = (args: string[]) =>
-  runCoverage(["--local", "--data", out, ...args], { env: { NO_COLOR: "1" } });
+  runInProcess(["--local", "--data", out, ...args], { env: { NO_COLOR: "1" } });
 
 async function policy(id: string): Promise<Detail> {
   let d = details.get(id);
@@ -85,7 +86,7 @@ beforeAll(async () => {
     ...anwebLines("97760", "A CPT-shaped line that must never be imported"),
     ...anwebLines("KX", "Requirements in the policy have been met (sample wording)", true),
   ]);
-  imported = await runCoverage([
+  imported = await runInProcess([
     "data",
     "import",
     "mcd",
@@ -398,7 +399,7 @@ describe("coverage data import mcd (e2e)", () => {
       const sub = mkdtempSync(path.join(dir, `${layout}-`));
       const inputs = await writeMcdExport(path.join(sub, "export"), sampleTables(), layout);
       const target = path.join(sub, "medicare.json");
-      const r = await runCoverage(["data", "import", "mcd", ...inputs, "-o", target]);
+      const r = await runInProcess(["data", "import", "mcd", ...inputs, "-o", target]);
       expect(r.exitCode, r.stderr).toBe(0);
       expect(policies(target)).toEqual(want);
     }
@@ -415,7 +416,7 @@ describe("coverage data import mcd: bad input (e2e)", () => {
 
   it("--strict fails on a malformed row naming file and line, and leaves nothing behind", async () => {
     const d = fresh();
-    const r = await runCoverage([
+    const r = await runInProcess([
       "data",
       "import",
       "mcd",
@@ -435,7 +436,14 @@ describe("coverage data import mcd: bad input (e2e)", () => {
     const tables = sampleTables();
     delete tables["contractor_jurisdiction.csv"];
     const inputs = await writeMcdExport(path.join(d, "export"), tables, "separate");
-    const r = await runCoverage(["data", "import", "mcd", ...inputs, "-o", path.join(d, "x.json")]);
+    const r = await runInProcess([
+      "data",
+      "import",
+      "mcd",
+      ...inputs,
+      "-o",
+      path.join(d, "x.json"),
+    ]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain("contractor_jurisdiction.csv is missing");
     expect(left(d)).toEqual([]);
@@ -446,7 +454,14 @@ describe("coverage data import mcd: bad input (e2e)", () => {
     const inputs = await writeMcdExport(path.join(d, "export"), sampleTables(), "all_data", {
       "lcd.csv": ["rev_eff_date"],
     });
-    const r = await runCoverage(["data", "import", "mcd", ...inputs, "-o", path.join(d, "x.json")]);
+    const r = await runInProcess([
+      "data",
+      "import",
+      "mcd",
+      ...inputs,
+      "-o",
+      path.join(d, "x.json"),
+    ]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/lcd\.csv: no column 'rev_eff_date'/);
     expect(left(d)).toEqual([]);
@@ -456,11 +471,11 @@ describe("coverage data import mcd: bad input (e2e)", () => {
     const d = fresh();
     const target = path.join(d, "x.json");
     writeFileSync(target, "keep");
-    const r = await runCoverage(["data", "import", "mcd", zip, "-o", target]);
+    const r = await runInProcess(["data", "import", "mcd", zip, "-o", target]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain("already exists");
     expect(readFileSync(target, "utf8")).toBe("keep");
-    const forced = await runCoverage(["data", "import", "mcd", zip, "-o", target, "--force"]);
+    const forced = await runInProcess(["data", "import", "mcd", zip, "-o", target, "--force"]);
     expect(forced.exitCode, forced.stderr).toBe(0);
     expect(readFileSync(target, "utf8")).toContain('"format":"coverage-dataset"');
   });
@@ -472,13 +487,13 @@ describe("coverage data import mcd: bad input (e2e)", () => {
       const db = path.join(d, "x.db");
       const codeSets = ["--icd10cm", path.join(dir, "icd10cm_order_2026.txt")];
       codeSets.push("--hcpcs", path.join(dir, "HCPC2026_JAN_ANWEB.txt"));
-      const r = await runCoverage(["data", "import", "mcd", zip, "-o", db, "-q", ...codeSets]);
+      const r = await runInProcess(["data", "import", "mcd", zip, "-o", db, "-q", ...codeSets]);
       expect(r.exitCode, r.stderr).toBe(0);
       expect(readdirSync(d).sort()).toEqual(["x.db", "x.files"]);
       const both = async (args: string[]) => {
         const [a, b] = await Promise.all([
-          runCoverage(["--local", "--data", out, ...args]),
-          runCoverage(["--local", "--data", db, ...args]),
+          runInProcess(["--local", "--data", out, ...args]),
+          runInProcess(["--local", "--data", db, ...args]),
         ]);
         expect(b.exitCode, b.stderr).toBe(a.exitCode);
         expect(b.stdout).toBe(a.stdout);
@@ -500,7 +515,7 @@ describe("coverage data import mcd: bad input (e2e)", () => {
     "-o x.db on a Node.js without node:sqlite: exit 2 naming the version",
     async () => {
       const d = fresh();
-      const r = await runCoverage(["data", "import", "mcd", zip, "-o", path.join(d, "x.db")]);
+      const r = await runInProcess(["data", "import", "mcd", zip, "-o", path.join(d, "x.db")]);
       expect(r.exitCode).toBe(2);
       expect(r.stderr).toContain("Node.js 22.13 or newer");
       expect(left(d)).toEqual([]);
@@ -509,7 +524,14 @@ describe("coverage data import mcd: bad input (e2e)", () => {
 
   it("an output folder that does not exist is named (exit 2), and not created", async () => {
     const d = fresh();
-    const r = await runCoverage(["data", "import", "mcd", zip, "-o", path.join(d, "no", "x.json")]);
+    const r = await runInProcess([
+      "data",
+      "import",
+      "mcd",
+      zip,
+      "-o",
+      path.join(d, "no", "x.json"),
+    ]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain("does not exist");
     expect(left(d)).toEqual([]);
@@ -517,7 +539,7 @@ describe("coverage data import mcd: bad input (e2e)", () => {
 
   it("a path that is not an export is named (exit 2)", async () => {
     const d = fresh();
-    const r = await runCoverage([
+    const r = await runInProcess([
       "data",
       "import",
       "mcd",

@@ -1,5 +1,6 @@
 import { describe, expect, it, type TestContext } from "vitest";
 import { runCoverage } from "../helpers/cli.js";
+import { runInProcess } from "../helpers/run-cli.js";
 import { closedPort, envelope, json, startScripted, type Scripted } from "../helpers/server.js";
 
 const KEY = "sk-test-SECRET-4242";
@@ -19,7 +20,7 @@ async function serve(
 }
 
 function search(server: Scripted, extra: string[] = [], env: Record<string, string> = {}) {
-  return runCoverage(
+  return runInProcess(
     ["--api-url", server.url, "search", "--code", "CPT:97110", "--json", ...extra],
     {
       env: { ...ENV, ...env },
@@ -46,7 +47,7 @@ describe.concurrent("HTTP backend: the request on the wire", () => {
 
   it("keeps the base URL's path prefix", async (t) => {
     const s = await serve(t, (_req, res) => json(res, 200, EMPTY));
-    const r = await runCoverage(["--api-url", `${s.url}/api/`, "search", "--json"], { env: ENV });
+    const r = await runInProcess(["--api-url", `${s.url}/api/`, "search", "--json"], { env: ENV });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(s.requests[0]!.url).toBe("/api/v1/policies/filter");
   });
@@ -60,7 +61,7 @@ describe.concurrent("HTTP backend: the request on the wire", () => {
 
   it("sends array query parameters as repeated keys (payers --lob)", async (t) => {
     const s = await serve(t, (_req, res) => json(res, 200, EMPTY));
-    const r = await runCoverage(
+    const r = await runInProcess(
       ["--api-url", s.url, "payers", "--lob", "commercial,medicaid", "--json"],
       { env: ENV },
     );
@@ -70,7 +71,7 @@ describe.concurrent("HTTP backend: the request on the wire", () => {
 
   it("keeps the policy id's slashes in the path, each segment encoded", async (t) => {
     const s = await serve(t, (_req, res) => json(res, 404, { detail: "Policy not found" }));
-    const r = await runCoverage(["--api-url", s.url, "policy", "cms-lcd/L 1/2026-01-01"], {
+    const r = await runInProcess(["--api-url", s.url, "policy", "cms-lcd/L 1/2026-01-01"], {
       env: ENV,
     });
     expect(s.requests[0]!.url).toBe("/v1/policies/cms-lcd/L%201/2026-01-01");
@@ -80,7 +81,7 @@ describe.concurrent("HTTP backend: the request on the wire", () => {
 
   it("a missing key is an auth error (exit 3) before any request", async (t) => {
     const s = await serve(t, (_req, res) => json(res, 200, EMPTY));
-    const r = await runCoverage(["--api-url", s.url, "search", "--json"], {
+    const r = await runInProcess(["--api-url", s.url, "search", "--json"], {
       env: { COVERAGE_RETRY_BASE_MS: "1" },
     });
     expect(r.exitCode, r.stderr).toBe(3);
@@ -93,7 +94,7 @@ describe.concurrent("HTTP backend: the request on the wire", () => {
     const s = await serve(t, (req, res) =>
       json(res, 200, { status: req.url === "/ready" ? "ready" : "ok" }),
     );
-    const r = await runCoverage(["--api-url", s.url, "health", "--json"], {
+    const r = await runInProcess(["--api-url", s.url, "health", "--json"], {
       env: { COVERAGE_RETRY_BASE_MS: "1" },
     });
     expect(r.exitCode, r.stderr).toBe(0);
@@ -251,7 +252,7 @@ describe.concurrent("HTTP backend: error statuses and malformed answers", () => 
 
   it("404: exit 4", async (t) => {
     const s = await serve(t, (_req, res) => json(res, 404, { detail: "Policy not found" }));
-    const r = await runCoverage(["--api-url", s.url, "policy", "a/b/2026-01-01"], { env: ENV });
+    const r = await runInProcess(["--api-url", s.url, "policy", "a/b/2026-01-01"], { env: ENV });
     expect(r.exitCode, r.stderr).toBe(4);
     expect(r.stderr).toContain("Policy not found");
   });
@@ -286,7 +287,7 @@ describe.concurrent("HTTP backend: error statuses and malformed answers", () => 
 
   it("connection refused: exit 1 naming the URL and --api-url", async () => {
     const port = await closedPort();
-    const r = await runCoverage(["--api-url", `http://127.0.0.1:${port}`, "search", "--json"], {
+    const r = await runInProcess(["--api-url", `http://127.0.0.1:${port}`, "search", "--json"], {
       env: ENV,
     });
     expect(r.exitCode, r.stderr).toBe(1);
@@ -299,7 +300,7 @@ describe.concurrent("HTTP backend: error statuses and malformed answers", () => 
     const s = await serve(t, () => {
       // Never answer.
     });
-    const r = await runCoverage(
+    const r = await runInProcess(
       ["--api-url", s.url, "--timeout", "200", "--verbose", "search", "--json"],
       { env: ENV },
     );
@@ -320,7 +321,7 @@ describe.concurrent("HTTP backend: error statuses and malformed answers", () => 
       res.writeHead(200, { "content-type": "application/json" });
       res.write('{"data": [');
     });
-    const r = await runCoverage(["--api-url", s.url, "--timeout", "300", "search", "--json"], {
+    const r = await runInProcess(["--api-url", s.url, "--timeout", "300", "search", "--json"], {
       env: ENV,
     });
     expect(r.exitCode, r.stderr).toBe(1);

@@ -1,5 +1,5 @@
 import { describe, expect, it, type TestContext } from "vitest";
-import { runCoverage } from "../helpers/cli.js";
+import { runInProcess } from "../helpers/run-cli.js";
 import { envelope, json, startScripted, type ScriptedHandler } from "../helpers/server.js";
 
 const ENV = { COVERAGE_API_KEY: "k-paging", COVERAGE_RETRY_BASE_MS: "1" };
@@ -57,7 +57,7 @@ const ids = (stdout: string) =>
 describe.concurrent("--all against real servers", () => {
   it("a server capping pages below the limit: advances by the items received, no gaps", async (t) => {
     const s = await serve(t, capped(ALL, 5));
-    const r = await runCoverage(
+    const r = await runInProcess(
       ["--api-url", s.url, "search", "--all", "--limit", "100", "--json"],
       { env: ENV },
     );
@@ -70,7 +70,7 @@ describe.concurrent("--all against real servers", () => {
 
   it("ndjson streams every item once", async (t) => {
     const s = await serve(t, capped(ALL, 5));
-    const r = await runCoverage(["--api-url", s.url, "search", "--all", "--format", "ndjson"], {
+    const r = await runInProcess(["--api-url", s.url, "search", "--all", "--format", "ndjson"], {
       env: ENV,
     });
     expect(r.exitCode, r.stderr).toBe(0);
@@ -83,7 +83,7 @@ describe.concurrent("--all against real servers", () => {
 
   it("a server that ignores offset: stops with a warning, no duplicate items", async (t) => {
     const s = await serve(t, (_req, res) => json(res, 200, envelope(ALL.slice(0, 5), 20, 0, true)));
-    const r = await runCoverage(["--api-url", s.url, "search", "--all", "--json"], { env: ENV });
+    const r = await runInProcess(["--api-url", s.url, "search", "--all", "--json"], { env: ENV });
     expect(r.exitCode, r.stderr).toBe(0);
     const got = ids(r.stdout);
     expect(got).toEqual(ALL.slice(0, 5).map((p) => p.policy_id));
@@ -97,7 +97,7 @@ describe.concurrent("--all against real servers", () => {
       const { offset, limit } = asked(req.url ?? "", body);
       json(res, 200, envelope(ALL.slice(0, 5), limit, offset, true));
     });
-    const r = await runCoverage(["--api-url", s.url, "search", "--all", "--json"], { env: ENV });
+    const r = await runInProcess(["--api-url", s.url, "search", "--all", "--json"], { env: ENV });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(ids(r.stdout)).toEqual(ALL.slice(0, 5).map((p) => p.policy_id));
     expect(r.stderr).toContain(
@@ -111,7 +111,7 @@ describe.concurrent("--all against real servers", () => {
       const { offset } = asked(req.url ?? "", body);
       json(res, 200, envelope(offset === 0 ? ALL.slice(0, 3) : [], 20, offset, true));
     });
-    const r = await runCoverage(["--api-url", s.url, "search", "--all", "--json"], { env: ENV });
+    const r = await runInProcess(["--api-url", s.url, "search", "--all", "--json"], { env: ENV });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(ids(r.stdout)).toHaveLength(3);
     expect(r.stderr).toContain("empty page at offset 3");
@@ -119,7 +119,7 @@ describe.concurrent("--all against real servers", () => {
 
   it("GET lists page with the offset query parameter (payers --all, capped at 3)", async (t) => {
     const s = await serve(t, capped(PAYERS, 3));
-    const r = await runCoverage(["--api-url", s.url, "payers", "--all", "--json"], { env: ENV });
+    const r = await runInProcess(["--api-url", s.url, "payers", "--all", "--json"], { env: ENV });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).data).toEqual(PAYERS);
     expect(s.requests.map((q) => new URL(q.url, "http://x").searchParams.get("offset"))).toEqual([
@@ -155,7 +155,7 @@ describe.concurrent("--all against a server that never ends (has_more always tru
     "--format $format stops past the ceiling ($what): exit 1, suggests ndjson, nothing on stdout",
     async ({ format, env, what, pages }, t) => {
       const s = await serve(t, endless);
-      const r = await runCoverage(
+      const r = await runInProcess(
         ["--api-url", s.url, "search", "--all", "--limit", "20", "--format", format],
         { env: { ...ENV, ...env } },
       );
@@ -174,7 +174,7 @@ describe.concurrent("--all against a server that never ends (has_more always tru
   it("ndjson and csv stream past the ceiling (it bounds only what is held)", async (t) => {
     const s = await serve(t, capped(ALL, 5));
     for (const format of ["ndjson", "csv"]) {
-      const r = await runCoverage(["--api-url", s.url, "search", "--all", "--format", format], {
+      const r = await runInProcess(["--api-url", s.url, "search", "--all", "--format", format], {
         env: { ...ENV, COVERAGE_ALL_MAX_ITEMS: "4" },
       });
       expect(r.exitCode, r.stderr).toBe(0);
@@ -184,7 +184,7 @@ describe.concurrent("--all against a server that never ends (has_more always tru
 
   it("exactly the ceiling is allowed", async (t) => {
     const s = await serve(t, capped(ALL, 5));
-    const r = await runCoverage(["--api-url", s.url, "search", "--all", "--json"], {
+    const r = await runInProcess(["--api-url", s.url, "search", "--all", "--json"], {
       env: { ...ENV, COVERAGE_ALL_MAX_ITEMS: "12" },
     });
     expect(r.exitCode, r.stderr).toBe(0);
@@ -192,7 +192,7 @@ describe.concurrent("--all against a server that never ends (has_more always tru
   });
 
   it("a bad ceiling is a usage error naming the variable (exit 2)", async () => {
-    const r = await runCoverage(["search", "--all", "--json"], {
+    const r = await runInProcess(["search", "--all", "--json"], {
       env: { COVERAGE_ALL_MAX_ITEMS: "lots" },
     });
     expect(r.exitCode, r.stderr).toBe(2);

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it, type TestContext } from "vitest";
-import { runCoverage } from "../helpers/cli.js";
+import { runInProcess } from "../helpers/run-cli.js";
 import {
   closedPort,
   envelope,
@@ -56,7 +56,7 @@ describe.concurrent("HTTP backend: the key's safety", () => {
     async (url, t) => {
       // Were a connection attempted, it would go to this proxy: it must see nothing.
       const p = await proxy(t);
-      const r = await runCoverage(["--api-url", url, "search", "--json"], { env: viaProxy(p) });
+      const r = await runInProcess(["--api-url", url, "search", "--json"], { env: viaProxy(p) });
       expect(r.exitCode, r.stderr).toBe(2);
       expect(r.stderr).toContain(
         `refusing to send the API key over plain http to ${new URL(url).host}`,
@@ -72,7 +72,7 @@ describe.concurrent("HTTP backend: the key's safety", () => {
     const s = await serve(t, (_req, res, n) =>
       n === 0 ? json(res, 503, {}, { "retry-after": "0" }) : json(res, 200, EMPTY),
     );
-    const r = await runCoverage(["--api-url", s.url, "-v", "search", "--json"], { env: ENV });
+    const r = await runInProcess(["--api-url", s.url, "-v", "search", "--json"], { env: ENV });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toMatch(
       new RegExp(
@@ -86,7 +86,7 @@ describe.concurrent("HTTP backend: the key's safety", () => {
 
   it("--verbose on a network failure and in the error: no key", async () => {
     const port = await closedPort();
-    const r = await runCoverage(
+    const r = await runInProcess(
       ["--api-url", `http://127.0.0.1:${port}`, "-v", "search", "--json"],
       { env: ENV },
     );
@@ -101,7 +101,7 @@ describe.concurrent("HTTP backend: the key's safety", () => {
     const s = await serve(t, (req, res) =>
       json(res, 401, { detail: `Invalid API key ${String(req.headers["x-api-key"])}` }),
     );
-    const r = await runCoverage(["--api-url", s.url, "search"], { env: ENV });
+    const r = await runInProcess(["--api-url", s.url, "search"], { env: ENV });
     expect(r.exitCode, r.stderr).toBe(3);
     expect(r.stderr).toContain("Invalid API key ***");
     expectNoKey(r);
@@ -120,7 +120,7 @@ describe.concurrent("HTTP backend: the key's safety", () => {
       }),
     );
     const dir = mkdtempSync(path.join(os.tmpdir(), "coverage-dl-"));
-    const r = await runCoverage(
+    const r = await runInProcess(
       ["--api-url", api.url, "-v", "download", "a/b/2026-01-01", "-o", dir],
       { env: ENV },
     );
@@ -139,7 +139,7 @@ describe.concurrent("HTTP backend: proxies from the environment", () => {
   it("NO_PROXY=127.0.0.1 keeps loopback direct while HTTP(S)_PROXY is set", async (t) => {
     const p = await proxy(t);
     const s = await serve(t, (_req, res) => json(res, 200, EMPTY));
-    const r = await runCoverage(["--api-url", s.url, "search", "--json"], {
+    const r = await runInProcess(["--api-url", s.url, "search", "--json"], {
       env: viaProxy(p, { NO_PROXY: "127.0.0.1" }),
     });
     expect(r.exitCode, r.stderr).toBe(0);
@@ -150,7 +150,7 @@ describe.concurrent("HTTP backend: proxies from the environment", () => {
   it("a loopback API is reached directly even with HTTP(S)_PROXY set and no NO_PROXY", async (t) => {
     const p = await proxy(t);
     const s = await serve(t, (_req, res) => json(res, 200, EMPTY));
-    const r = await runCoverage(["--api-url", s.url, "search", "--json"], { env: viaProxy(p) });
+    const r = await runInProcess(["--api-url", s.url, "search", "--json"], { env: viaProxy(p) });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(s.requests).toHaveLength(1);
     expect(p.targets).toEqual([]);
@@ -161,7 +161,7 @@ describe.concurrent("HTTP backend: proxies from the environment", () => {
     const p = await proxy(t, { local: ["api.coverage.invalid"] });
     const s: Scripted = await serve(t, (_req, res) => json(res, 200, { status: "ok" }));
     const url = `http://api.coverage.invalid:${s.port}`;
-    const r = await runCoverage(["--api-url", url, "health"], {
+    const r = await runInProcess(["--api-url", url, "health"], {
       env: { ...viaProxy(p), COVERAGE_API_KEY: "" },
     });
     expect(r.exitCode, r.stderr).toBe(0);
@@ -179,7 +179,7 @@ describe.concurrent("HTTP backend: proxies from the environment", () => {
       }),
     );
     const cwd = mkdtempSync(path.join(os.tmpdir(), "coverage-dl-proxy-"));
-    const r = await runCoverage(
+    const r = await runInProcess(
       ["--api-url", api.url, "--timeout", "1000", "download", "a/b/2026-01-01"],
       { env: viaProxy(p), cwd },
     );
@@ -195,7 +195,7 @@ describe.concurrent("HTTP backend: proxies from the environment", () => {
   it("a proxy that refuses connections is named as such (exit 1)", async () => {
     const port = await closedPort();
     const proxyUrl = `http://127.0.0.1:${port}`;
-    const r = await runCoverage(["--api-url", "https://api.coverage.invalid", "payers"], {
+    const r = await runInProcess(["--api-url", "https://api.coverage.invalid", "payers"], {
       env: { ...ENV, HTTPS_PROXY: proxyUrl, https_proxy: proxyUrl, NO_PROXY: "", no_proxy: "" },
     });
     expect(r.exitCode, r.stderr).toBe(1);
@@ -207,7 +207,7 @@ describe.concurrent("HTTP backend: proxies from the environment", () => {
     "a proxy that %ss every CONNECT: --timeout ends the command (exit 1)",
     async (connect, t) => {
       const p = await proxy(t, { connect });
-      const r = await runCoverage(
+      const r = await runInProcess(
         ["--api-url", "https://api.coverage.invalid", "--timeout", "1000", "payers", "--json"],
         { env: viaProxy(p) },
       );

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { runCoverage } from "../helpers/cli.js";
+import { runInProcess } from "../helpers/run-cli.js";
 import { HTTP_DATA, sendRaw, startServe, type ServeProcess } from "../helpers/server.js";
 
 const SERVE_KEY = "serve-key-SECRET-31337";
@@ -158,7 +158,7 @@ describe("coverage serve (with a key from COVERAGE_SERVE_KEY)", () => {
   });
 
   it("the CLI with a wrong key gets exit 3 and the server's detail", async () => {
-    const r = await runCoverage(["--api-url", url, "payers"], {
+    const r = await runInProcess(["--api-url", url, "payers"], {
       env: { COVERAGE_API_KEY: "wrong-key" },
     });
     expect(r.exitCode, r.stderr).toBe(3);
@@ -227,7 +227,7 @@ describe("coverage serve --sandbox", () => {
   });
 
   it("--all against the sandbox stops with a warning and no duplicates", async () => {
-    const r = await runCoverage(["--api-url", server.url, "search", "--all", "--json"], {
+    const r = await runInProcess(["--api-url", server.url, "search", "--all", "--json"], {
       env: { COVERAGE_API_KEY: "cli-key" },
     });
     expect(r.exitCode, r.stderr).toBe(0);
@@ -288,7 +288,7 @@ describe("coverage serve: options and lifecycle", () => {
     const s = await startServe(["--data", HTTP_DATA]);
     try {
       const port = new URL(s.url).port;
-      const r = await runCoverage(["serve", "--port", port, "--data", HTTP_DATA]);
+      const r = await runInProcess(["serve", "--port", port, "--data", HTTP_DATA]);
       expect(r.exitCode, r.stderr).toBe(1);
       expect(r.stderr).toContain("the port is in use");
       expect(r.stdout).toBe("");
@@ -298,13 +298,13 @@ describe("coverage serve: options and lifecycle", () => {
   });
 
   it.each([["70000"], ["abc"], ["-1"]])("--port %s: exit 2", async (port) => {
-    const r = await runCoverage(["serve", "--port", port, "--data", HTTP_DATA]);
+    const r = await runInProcess(["serve", "--port", port, "--data", HTTP_DATA]);
     expect(r.exitCode, r.stderr).toBe(2);
     expect(r.stderr).toContain("port");
   });
 
   it("a bad dataset: exit 2 naming the file, before listening", async () => {
-    const r = await runCoverage(["serve", "--port", "0", "--data", "/nonexistent/data.json"]);
+    const r = await runInProcess(["serve", "--port", "0", "--data", "/nonexistent/data.json"]);
     expect(r.exitCode, r.stderr).toBe(2);
     expect(r.stderr).toContain("/nonexistent/data.json");
     expect(r.stdout).toBe("");
@@ -314,7 +314,7 @@ describe("coverage serve: options and lifecycle", () => {
   it.each([["--api-key"], ["--host"], ["--port"]])(
     "%s '': exit 2, nothing served",
     async (flag) => {
-      const r = await runCoverage(["serve", "--port", "0", flag, "", "--data", HTTP_DATA]);
+      const r = await runInProcess(["serve", "--port", "0", flag, "", "--data", HTTP_DATA]);
       expect(r.exitCode, r.stderr).toBe(2);
       expect(r.stderr).toContain(`${flag} was given an empty value`);
       expect(r.stdout).toBe("");
@@ -322,7 +322,7 @@ describe("coverage serve: options and lifecycle", () => {
   );
 
   it("--api-url does not apply to serve: exit 2", async () => {
-    const r = await runCoverage(["serve", "--api-url", "https://x.example", "--port", "0"]);
+    const r = await runInProcess(["serve", "--api-url", "https://x.example", "--port", "0"]);
     expect(r.exitCode, r.stderr).toBe(2);
   });
 });

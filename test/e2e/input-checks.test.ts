@@ -1,5 +1,5 @@
 import { describe, expect, it, type TestContext } from "vitest";
-import { runCoverage } from "../helpers/cli.js";
+import { runInProcess } from "../helpers/run-cli.js";
 import { HTTP_DATA, envelope, json, startScripted, type Scripted } from "../helpers/server.js";
 
 // Issue 19, item 3: forgiving, checked input, through the built CLI.
@@ -55,7 +55,7 @@ async function serveCatalogue(t: TestContext): Promise<Scripted> {
 }
 
 function overHttp(s: Scripted, args: string[], env: Record<string, string> = {}) {
-  return runCoverage(["--api-url", s.url, ...args], { env: { COVERAGE_API_KEY: KEY, ...env } });
+  return runInProcess(["--api-url", s.url, ...args], { env: { COVERAGE_API_KEY: KEY, ...env } });
 }
 
 const filterBody = (s: Scripted) =>
@@ -66,8 +66,8 @@ const filterBody = (s: Scripted) =>
 describe.concurrent("payer and LOB ids match the catalogue ignoring case", () => {
   it("locally, --payer acme finds what --payer ACME finds (the dataset is the catalogue)", async () => {
     const [lower, exact] = await Promise.all([
-      runCoverage(["--data", HTTP_DATA, "search", "--payer", "acme", "--json"]),
-      runCoverage(["--data", HTTP_DATA, "search", "--payer", "ACME", "--json"]),
+      runInProcess(["--data", HTTP_DATA, "search", "--payer", "acme", "--json"]),
+      runInProcess(["--data", HTTP_DATA, "search", "--payer", "ACME", "--json"]),
     ]);
     expect(lower.exitCode, lower.stderr).toBe(0);
     expect(JSON.parse(lower.stdout).data.length).toBeGreaterThan(0);
@@ -76,10 +76,10 @@ describe.concurrent("payer and LOB ids match the catalogue ignoring case", () =>
 
   it("locally, --lob-id and lobs --payer too; an unknown id is exit 2 naming close ones", async () => {
     const [lob, exact, lobs, unknown] = await Promise.all([
-      runCoverage(["--data", HTTP_DATA, "search", "--lob-id", "acme_COMMERCIAL_us", "--json"]),
-      runCoverage(["--data", HTTP_DATA, "search", "--lob-id", "ACME_commercial_US", "--json"]),
-      runCoverage(["--data", HTTP_DATA, "lobs", "--payer", "Acme", "--json"]),
-      runCoverage(["--data", HTTP_DATA, "search", "--payer", "acmee"]),
+      runInProcess(["--data", HTTP_DATA, "search", "--lob-id", "acme_COMMERCIAL_us", "--json"]),
+      runInProcess(["--data", HTTP_DATA, "search", "--lob-id", "ACME_commercial_US", "--json"]),
+      runInProcess(["--data", HTTP_DATA, "lobs", "--payer", "Acme", "--json"]),
+      runInProcess(["--data", HTTP_DATA, "search", "--payer", "acmee"]),
     ]);
     expect(lob.exitCode, lob.stderr).toBe(0);
     expect(lob.stdout).toBe(exact.stdout);
@@ -153,7 +153,7 @@ describe.concurrent("bad input is exit 2 before any request", () => {
   });
 
   it("a date that does not exist is quoted and said once", async () => {
-    const r = await runCoverage(["search", "--effective-on", "2026-02-30"]);
+    const r = await runInProcess(["search", "--effective-on", "2026-02-30"]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/--effective-on '2026-02-30' is not a real date/);
     expect(r.stderr.match(/not a real date/g)).toHaveLength(1);
@@ -162,21 +162,21 @@ describe.concurrent("bad input is exit 2 before any request", () => {
 
 describe.concurrent("settings that could not work say so", () => {
   it("config set api-url refuses plain http off loopback (every command would refuse it)", async () => {
-    const bad = await runCoverage(["config", "set", "api-url", "http://api.example.com"]);
+    const bad = await runInProcess(["config", "set", "api-url", "http://api.example.com"]);
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toMatch(/plain http to a host that is not loopback/);
-    const sandbox = await runCoverage(["config", "set", "sandbox-url", "http://10.0.0.1:8080"]);
+    const sandbox = await runInProcess(["config", "set", "sandbox-url", "http://10.0.0.1:8080"]);
     expect(sandbox.exitCode).toBe(2);
-    const loopback = await runCoverage(["config", "set", "api-url", "http://127.0.0.1:8080"]);
+    const loopback = await runInProcess(["config", "set", "api-url", "http://127.0.0.1:8080"]);
     expect(loopback.exitCode, loopback.stderr).toBe(0);
   });
 
   it("--dry-run without a key says the real run would fail", async () => {
-    const r = await runCoverage(["--api-url", "https://api.example.com", "search", "--dry-run"]);
+    const r = await runInProcess(["--api-url", "https://api.example.com", "search", "--dry-run"]);
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout).url).toBe("https://api.example.com/v1/policies/filter");
     expect(r.stderr).toMatch(/no API key is set: the real run would fail \(exit 3\)/);
-    const keyed = await runCoverage(
+    const keyed = await runInProcess(
       ["--api-url", "https://api.example.com", "search", "--dry-run"],
       { env: { COVERAGE_API_KEY: KEY } },
     );
@@ -189,7 +189,14 @@ describe.concurrent("settings that could not work say so", () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/warning: --data applies to the local engine only/);
     expect(r.stderr).toMatch(/warning: --today applies to the local engine only/);
-    const local = await runCoverage(["-q", "--data", HTTP_DATA, "--today", "2026-01-01", "search"]);
+    const local = await runInProcess([
+      "-q",
+      "--data",
+      HTTP_DATA,
+      "--today",
+      "2026-01-01",
+      "search",
+    ]);
     expect(local.stderr).toBe("");
   });
 });

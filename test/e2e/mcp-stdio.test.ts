@@ -56,12 +56,12 @@ describe("coverage mcp over stdio (the built CLI)", () => {
     expect(logged).toMatch(/Using the bundled sample data/);
   });
 
-  it("loads the MCP SDK for `coverage mcp` only, never on another command's start", async () => {
+  it("loads the MCP SDK (dist/mcp.cjs) for `coverage mcp` only, never on another command's start", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "coverage-mcp-load-"));
     const probe = path.join(dir, "probe.cjs");
     writeFileSync(
       probe,
-      "process.on('exit', () => { if (Object.keys(require.cache).some((k) => k.includes('@modelcontextprotocol'))) process.stderr.write('SDK-LOADED'); });\n",
+      "process.on('exit', () => { if (Object.keys(require.cache).some((k) => /@modelcontextprotocol|[\\\\/]dist[\\\\/]mcp\\.cjs$/.test(k))) process.stderr.write('SDK-LOADED'); });\n",
     );
     const run = (args: string[]) =>
       execa(process.execPath, ["--require", probe, BIN, ...args], {

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ROOT, runCoverage } from "../helpers/cli.js";
+import { ROOT } from "../helpers/cli.js";
+import { runInProcess } from "../helpers/run-cli.js";
 
 // The built CLI against small datasets made for one rule each (test/fixtures/engine-rules/).
 const DIR = path.join(ROOT, "test", "fixtures", "engine-rules");
@@ -34,7 +35,7 @@ function search(file: string, args: string[], env: Record<string, string> = {}) 
   const key = JSON.stringify([file, args, env]);
   let result = runs.get(key);
   if (!result) {
-    result = runCoverage(["--data", file, "search", ...args, "--json"], { env }).then((r) => {
+    result = runInProcess(["--data", file, "search", ...args, "--json"], { env }).then((r) => {
       if (r.exitCode !== 0) throw new Error(`exit ${r.exitCode}: ${r.stderr}`);
       return JSON.parse(r.stdout) as Envelope;
     });
@@ -422,7 +423,7 @@ describe.concurrent("pagination and output formats", () => {
 
   it("--all --format ndjson: one item per line, every page", async ({ expect }) => {
     const all = await searchIds(TEXT, ["knee"]);
-    const r = await runCoverage([
+    const r = await runInProcess([
       "--data",
       TEXT,
       "search",
@@ -439,7 +440,7 @@ describe.concurrent("pagination and output formats", () => {
   });
 
   it("--format csv: a header row, one RFC 4180 row per item", async ({ expect }) => {
-    const r = await runCoverage([
+    const r = await runInProcess([
       "--data",
       TEXT,
       "search",
@@ -634,7 +635,7 @@ describe.concurrent("--dry-run and --body", () => {
       },
     ],
   ])("%j", async (args, body) => {
-    const r = await runCoverage(["--data", TEXT, "search", ...args, "--dry-run"]);
+    const r = await runInProcess(["--data", TEXT, "search", ...args, "--dry-run"]);
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe("");
     expect(JSON.parse(r.stdout)).toEqual({ ...DRY, body });
@@ -651,7 +652,7 @@ describe.concurrent("--dry-run and --body", () => {
   });
 
   it("--body - reads stdin", async ({ expect }) => {
-    const r = await runCoverage(
+    const r = await runInProcess(
       ["--data", SCOPE, "search", "--body", "-", "--payer", "AET", "--json"],
       {
         input: JSON.stringify({
@@ -666,7 +667,7 @@ describe.concurrent("--dry-run and --body", () => {
   });
 
   it("--body with unknown fields: exit 2, each named, nothing on stdout", async ({ expect }) => {
-    const r = await runCoverage([
+    const r = await runInProcess([
       "--data",
       SCOPE,
       "search",
@@ -680,7 +681,7 @@ describe.concurrent("--dry-run and --body", () => {
   });
 
   it("a bad value from --body is not blamed on a flag; one from a flag is", async ({ expect }) => {
-    const r = await runCoverage(["--data", SCOPE, "search", "--body", "-", "--limit", "500"], {
+    const r = await runInProcess(["--data", SCOPE, "search", "--body", "-", "--limit", "500"], {
       input: JSON.stringify({ policies: { states: ["zz"] } }),
     });
     expect(r.exitCode).toBe(2);
@@ -698,7 +699,7 @@ describe.concurrent("--dry-run and --body", () => {
     ["not-json.json", /is not valid JSON/],
     ["missing.json", /cannot read/],
   ])("--body %s: exit 2", async (file, message) => {
-    const r = await runCoverage(["--data", SCOPE, "search", "--body", data(file)]);
+    const r = await runInProcess(["--data", SCOPE, "search", "--body", data(file)]);
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(message);
@@ -731,7 +732,7 @@ describe.concurrent("invalid values: exit 2, `loc: message` lines, nothing on st
       ],
     ],
   ])("%j", async (args, lines) => {
-    const r = await runCoverage(["--data", TEXT, "search", ...args]);
+    const r = await runInProcess(["--data", TEXT, "search", ...args]);
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe("");
     for (const line of lines)
@@ -747,7 +748,7 @@ describe.concurrent("invalid values: exit 2, `loc: message` lines, nothing on st
     [["--code", "ICD-10-PCS:0B110F4"], /does not accept ICD-10-PCS/],
     [["--today", "2024-02-30"], /today: '2024-02-30' \(from --today\) is not a real date/],
   ])("%j", async (args, message) => {
-    const r = await runCoverage(["--data", TEXT, "search", ...args]);
+    const r = await runInProcess(["--data", TEXT, "search", ...args]);
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(message);
@@ -761,7 +762,7 @@ describe.concurrent("a bad dataset: exit 2, the file and the JSON path named", (
     ["bad-lob-ref.json", "policies[0].applicability[1].lob_id"],
     ["not-json.json", "not valid JSON"],
   ])("%s", async (file, where) => {
-    const r = await runCoverage(["--data", data(file), "search", "--json"]);
+    const r = await runInProcess(["--data", data(file), "search", "--json"]);
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain(file);
@@ -770,7 +771,7 @@ describe.concurrent("a bad dataset: exit 2, the file and the JSON path named", (
   });
 
   it("COVERAGE_DATA names the file the same way", async ({ expect }) => {
-    const r = await runCoverage(["search"], {
+    const r = await runInProcess(["search"], {
       env: { COVERAGE_DATA: data("bad-code-system.json") },
     });
     expect(r.exitCode).toBe(2);

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { runCoverage } from "../helpers/cli.js";
+import { runInProcess } from "../helpers/run-cli.js";
 import {
   envelope,
   json,
@@ -14,7 +14,7 @@ const plain = (columns: number) => ({ COLUMNS: String(columns), NO_COLOR: "1" })
 
 describe("the search table answers the question (bundled data)", () => {
   it.each([80, 120])("the main job at %i columns", async (columns) => {
-    const r = await runCoverage(["-q", ...MAIN_JOB], { env: plain(columns) });
+    const r = await runInProcess(["-q", ...MAIN_JOB], { env: plain(columns) });
     expect(r.exitCode).toBe(0);
     const lines = r.stdout.split("\n");
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(columns);
@@ -22,7 +22,7 @@ describe("the search table answers the question (bundled data)", () => {
   });
 
   it("payer, scope and verdict columns; the status column is STATUS, not STATE", async () => {
-    const r = await runCoverage(["-q", ...MAIN_JOB], { env: plain(200) });
+    const r = await runInProcess(["-q", ...MAIN_JOB], { env: plain(200) });
     const [header] = r.stdout.split("\n");
     expect(header).toMatch(
       /^POLICY ID\s+TITLE\s+NUMBER\s+PAYER\s+SCOPE\s+VERDICT\s+STATUS\s+FROM$/,
@@ -34,22 +34,22 @@ describe("the search table answers the question (bundled data)", () => {
   });
 
   it("policy ids never wrap: each is whole at the start of a line, even at 60 columns", async () => {
-    const ids = await runCoverage(["-q", "--json", ...MAIN_JOB]);
-    const r = await runCoverage(["-q", ...MAIN_JOB], { env: plain(60) });
+    const ids = await runInProcess(["-q", "--json", ...MAIN_JOB]);
+    const r = await runInProcess(["-q", ...MAIN_JOB], { env: plain(60) });
     const starts = new Set(r.stdout.split("\n").map((l) => l.split("  ")[0]));
     for (const p of JSON.parse(ids.stdout).data as Array<{ policy_id: string }>)
       expect(starts).toContain(p.policy_id);
   });
 
   it("--json is the API's body for the user's request (no applicability or code groups)", async () => {
-    const r = await runCoverage(["-q", "--json", ...MAIN_JOB]);
+    const r = await runInProcess(["-q", "--json", ...MAIN_JOB]);
     const body = JSON.parse(r.stdout) as { data: Array<Record<string, unknown>> };
     expect(body.data.length).toBeGreaterThan(0);
     for (const p of body.data) expect([p.applicability, p.code_groups]).toEqual([null, null]);
   });
 
   it("--applicability and --code-groups show their data in the table", async () => {
-    const r = await runCoverage(
+    const r = await runInProcess(
       ["-q", ...MAIN_JOB, "--applicability", "--code-groups", "--limit", "1"],
       { env: plain(200) },
     );
@@ -59,7 +59,7 @@ describe("the search table answers the question (bundled data)", () => {
   });
 
   it("--code with a relationship the policy does not give it: does not cover", async () => {
-    const r = await runCoverage(
+    const r = await runInProcess(
       ["-q", "search", "--code", "CPT:97014", "--relationship", "does-not-cover", "--limit", "1"],
       { env: plain(200) },
     );
@@ -92,7 +92,7 @@ describe("what the client sends for a table (scripted server)", () => {
   afterAll(() => server.close());
   afterEach(() => void server.requests.splice(0));
   const remote = (args: string[]) =>
-    runCoverage(["--api-url", server.url, ...args], {
+    runInProcess(["--api-url", server.url, ...args], {
       env: { ...plain(120), COVERAGE_API_KEY: "k-123456" },
     });
 
@@ -145,7 +145,7 @@ describe("what the client sends for a table (scripted server)", () => {
 
 describe("words that match nothing say so", () => {
   it("a stderr line; the list shows what passed the other filters, the score blank", async () => {
-    const r = await runCoverage(["search", "zzqxv", "--lob", "medicare_part_b", "--limit", "3"], {
+    const r = await runInProcess(["search", "zzqxv", "--lob", "medicare_part_b", "--limit", "3"], {
       env: plain(200),
     });
     expect(r.exitCode).toBe(0);
@@ -160,13 +160,13 @@ describe("words that match nothing say so", () => {
   });
 
   it("words that match: no such line", async () => {
-    const r = await runCoverage(["search", "therapy", "--limit", "3"], { env: plain(200) });
+    const r = await runInProcess(["search", "therapy", "--limit", "3"], { env: plain(200) });
     expect(r.stderr).not.toContain("nothing matched");
     expect(r.stdout).toMatch(/\d\.\d\d$/m);
   });
 
   it("--help says words rank and do not filter", async () => {
-    const r = await runCoverage(["search", "--help"], { env: plain(200) });
+    const r = await runInProcess(["search", "--help"], { env: plain(200) });
     expect(r.stdout.replace(/\s+/g, " ")).toContain(
       "words full-text words (same as --query): they rank the results, they never filter them",
     );
@@ -175,7 +175,7 @@ describe("words that match nothing say so", () => {
 
 describe("--fields", () => {
   it("picks the table columns, in the order given", async () => {
-    const r = await runCoverage(
+    const r = await runInProcess(
       ["-q", ...MAIN_JOB, "--fields", "policy_number,verdict", "--fields", "states"],
       { env: plain(120) },
     );
@@ -186,7 +186,7 @@ describe("--fields", () => {
   });
 
   it("picks the CSV columns", async () => {
-    const r = await runCoverage([
+    const r = await runInProcess([
       "-q",
       ...MAIN_JOB,
       "--fields",
@@ -200,7 +200,7 @@ describe("--fields", () => {
   });
 
   it.each([["--json"], ["--format", "ndjson"]])("%s: the keys of each item", async (...f) => {
-    const r = await runCoverage(["-q", ...MAIN_JOB, "--fields", "title,policy_id", ...f]);
+    const r = await runInProcess(["-q", ...MAIN_JOB, "--fields", "title,policy_id", ...f]);
     expect(r.exitCode).toBe(0);
     const items =
       f[0] === "--json"
@@ -213,7 +213,7 @@ describe("--fields", () => {
     { format: "table", bad: "bogus", lists: "policy_id, policy_number, title, payer_names" },
     { format: "json", bad: "scope", lists: "policy_id, policy_number, title, effective_from_date" },
   ])("a bad name ($format) is exit 2 and lists the valid ones", async ({ format, bad, lists }) => {
-    const r = await runCoverage([...MAIN_JOB, "--fields", `policy_id,${bad}`, "--format", format]);
+    const r = await runInProcess([...MAIN_JOB, "--fields", `policy_id,${bad}`, "--format", format]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain(`'${bad}' is not among the`);
     expect(r.stderr).toContain(lists);
@@ -233,12 +233,12 @@ describe("--fields", () => {
       csv: "policy_id,change_type",
     },
   ])("$args.0: table and CSV", async ({ args, header, csv }) => {
-    const table = await runCoverage(["-q", ...args], { env: plain(120) });
+    const table = await runInProcess(["-q", ...args], { env: plain(120) });
     expect(table.exitCode).toBe(0);
     expect(table.stdout.split("\n")[0]).toMatch(new RegExp(`^${header}`));
-    const out = await runCoverage(["-q", ...args, "--format", "csv"]);
+    const out = await runInProcess(["-q", ...args, "--format", "csv"]);
     expect(out.stdout.split("\r\n")[0]).toBe(csv);
-    const bad = await runCoverage(["-q", ...args.slice(0, -1), "nope"]);
+    const bad = await runInProcess(["-q", ...args.slice(0, -1), "nope"]);
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain(`${csv.split(",")[0]}`);
   });
@@ -246,13 +246,13 @@ describe("--fields", () => {
 
 describe("help", () => {
   it("subcommand help lists the global options", async () => {
-    const r = await runCoverage(["search", "--help"]);
+    const r = await runInProcess(["search", "--help"]);
     expect(r.stdout).toMatch(/Global Options:\n(.*\n)*\s+--api-url <url>/);
     expect(r.stdout).toContain("--format <format>");
   });
 
   it("the root help ends with examples, the environment variables and the exit codes", async () => {
-    const r = await runCoverage(["--help"]);
+    const r = await runInProcess(["--help"]);
     expect(r.exitCode).toBe(0);
     const examples = r.stdout.indexOf("Examples:");
     const environment = r.stdout.indexOf("Environment:");
@@ -265,23 +265,23 @@ describe("help", () => {
   });
 
   it("`help nope`: the command is unknown, exit 2", async () => {
-    const r = await runCoverage(["help", "nope"]);
+    const r = await runInProcess(["help", "nope"]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain("error: unknown command 'nope'");
     expect(r.stdout).toBe("");
   });
 
   it("`help config set` is a subcommand's help; `help config nope` is unknown", async () => {
-    const ok = await runCoverage(["help", "config", "set"]);
+    const ok = await runInProcess(["help", "config", "set"]);
     expect(ok.exitCode).toBe(0);
     expect(ok.stdout).toMatch(/^Usage: coverage config set/);
-    const bad = await runCoverage(["help", "config", "nope"]);
+    const bad = await runInProcess(["help", "config", "nope"]);
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain("error: unknown command 'config nope'");
   });
 
   it("`help payers` is the payers help, exit 0", async () => {
-    const r = await runCoverage(["help", "payers"]);
+    const r = await runInProcess(["help", "payers"]);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/^Usage: coverage payers/);
   });
@@ -298,7 +298,7 @@ describe("health checks the key (GET /v1/payers?limit=1)", () => {
     { key: "a-wrong-key", exit: 3, status: 401 },
     { key: "the-right-key", exit: 0, status: 200 },
   ])("coverage serve --api-key, key $key: exit $exit", async ({ key, exit, status }) => {
-    const r = await runCoverage(["--api-url", serve.url, "health", "--json"], {
+    const r = await runInProcess(["--api-url", serve.url, "health", "--json"], {
       env: { COVERAGE_API_KEY: key },
     });
     expect(r.exitCode).toBe(exit);
@@ -313,7 +313,7 @@ describe("health checks the key (GET /v1/payers?limit=1)", () => {
       json(res, 200, { status: req.url === "/ready" ? "ready" : "ok" });
     });
     try {
-      const r = await runCoverage(["--api-url", server.url, "health"], {
+      const r = await runInProcess(["--api-url", server.url, "health"], {
         env: { ...plain(100), COVERAGE_API_KEY: "k-123456" },
       });
       expect(r.exitCode).toBe(3);
@@ -327,7 +327,7 @@ describe("health checks the key (GET /v1/payers?limit=1)", () => {
   });
 
   it("without a key: only /health and /ready, as before", async () => {
-    const r = await runCoverage(["--api-url", serve.url, "health", "--json"]);
+    const r = await runInProcess(["--api-url", serve.url, "health", "--json"]);
     expect(Object.keys(JSON.parse(r.stdout))).toEqual(["health", "ready"]);
   });
 });

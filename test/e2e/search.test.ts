@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { RULES_DATA, runCoverage } from "../helpers/cli.js";
+import { RULES_DATA } from "../helpers/cli.js";
+import { runInProcess } from "../helpers/run-cli.js";
 
 describe("coverage search (e2e, built CLI)", () => {
   it("prints the exact dry-run body of cli.md", async () => {
-    const r = await runCoverage(["search", "--code", "CPT:97110", "--state", "CA", "--dry-run"]);
+    const r = await runInProcess(["search", "--code", "CPT:97110", "--state", "CA", "--dry-run"]);
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({
       method: "POST",
@@ -20,7 +21,7 @@ describe("coverage search (e2e, built CLI)", () => {
   });
 
   it("rejects bad values before any request, exit 2, loc: msg lines, nothing on stdout", async () => {
-    const r = await runCoverage([
+    const r = await runInProcess([
       "--data",
       RULES_DATA,
       "search",
@@ -37,7 +38,7 @@ describe("coverage search (e2e, built CLI)", () => {
   });
 
   it("answers the main job from the rules dataset as JSON", async () => {
-    const r = await runCoverage([
+    const r = await runInProcess([
       "--data",
       RULES_DATA,
       "search",

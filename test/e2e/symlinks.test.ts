@@ -10,7 +10,8 @@ import {
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RULES_DATA, runCoverage } from "../helpers/cli.js";
+import { RULES_DATA } from "../helpers/cli.js";
+import { runInProcess } from "../helpers/run-cli.js";
 import { HTTP_DATA, sendRaw, startServe, type ServeProcess } from "../helpers/server.js";
 
 const SECRET = "root:x:0:0:not-for-download\n";
@@ -49,7 +50,7 @@ function datasetWithLinks(
 describe("stored files that are symbolic links: local engine", () => {
   it("a link out of the dataset folder is not served by download -o - (exit 4, nothing on stdout)", async () => {
     const { data } = datasetWithLinks(RULES_DATA, { "pt.pdf": "$SECRET" });
-    const r = await runCoverage(["--data", data, "download", "a/pt/2025-01-01", "-o", "-"]);
+    const r = await runInProcess(["--data", data, "download", "a/pt/2025-01-01", "-o", "-"]);
     expect(r.exitCode, r.stderr).toBe(4);
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain("No file stored for this policy");
@@ -57,7 +58,7 @@ describe("stored files that are symbolic links: local engine", () => {
 
   it("a relative link that climbs out with .. is refused too", async () => {
     const { data } = datasetWithLinks(RULES_DATA, { "pt.pdf": "../../secret.txt" });
-    const r = await runCoverage(["--data", data, "download", "a/pt/2025-01-01", "-o", "-"]);
+    const r = await runInProcess(["--data", data, "download", "a/pt/2025-01-01", "-o", "-"]);
     expect(r.exitCode, r.stderr).toBe(4);
     expect(r.stdout).not.toContain("not-for-download");
   });
@@ -65,7 +66,7 @@ describe("stored files that are symbolic links: local engine", () => {
   it("a link to a file inside the folder is served", async () => {
     const { data, files } = datasetWithLinks(RULES_DATA, { "pt.md": "pt-real.md" });
     writeFileSync(path.join(files, "pt-real.md"), "# inside\n");
-    const r = await runCoverage([
+    const r = await runInProcess([
       "--data",
       data,
       "download",

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it, type TestContext } from "vitest";
 import { runCoverage } from "../helpers/cli.js";
+import { runInProcess } from "../helpers/run-cli.js";
 import { makeFifoReader } from "../helpers/fifo.js";
 import { envelope, json, startScripted } from "../helpers/server.js";
 import { onTty, withStderrOnTty } from "../helpers/tty.js";
@@ -33,7 +34,7 @@ describe.concurrent("a spinner while an API call is pending", () => {
     const s = await slowApi(t, 800);
     const env = { COVERAGE_API_KEY: "k-1919" };
     const [piped, quiet] = await Promise.all([
-      runCoverage(["--api-url", s.url, "search", "--json"], { env }),
+      runInProcess(["--api-url", s.url, "search", "--json"], { env }),
       withStderrOnTty(["-q", "--api-url", s.url, "search", "--json"], env),
     ]);
     expect(piped.exitCode, piped.stderr).toBe(0);
@@ -141,7 +142,7 @@ describe.concurrent("download -o - on a terminal", () => {
 describe.concurrent("download -o naming a device or a FIFO", () => {
   it("-o /dev/null is written directly, the device left as it was", async () => {
     const before = lstatSync("/dev/null");
-    const r = await runCoverage(["-q", "download", "cms-ncd/90.2/2020-01-27", "-o", "/dev/null"]);
+    const r = await runInProcess(["-q", "download", "cms-ncd/90.2/2020-01-27", "-o", "/dev/null"]);
     expect(r.exitCode, r.stderr).toBe(0);
     const after = lstatSync("/dev/null");
     expect(after.isCharacterDevice()).toBe(true);
@@ -151,7 +152,7 @@ describe.concurrent("download -o naming a device or a FIFO", () => {
 
   it("a FIFO gets the bytes, even with --force, and stays a FIFO", async () => {
     const { dir, fifo, received } = await makeFifoReader();
-    const r = await runCoverage([
+    const r = await runInProcess([
       "-q",
       "download",
       "cms-ncd/90.2/2020-01-27",
@@ -169,7 +170,7 @@ describe.concurrent("download -o naming a device or a FIFO", () => {
   it("a local write error is reported as one: exit 2, the path and the OS error", async () => {
     // /dev/full refuses every write with ENOSPC. (Never with --force here: before the fix, a
     // root run replaced the device.)
-    const r = await runCoverage(["-q", "download", "cms-ncd/90.2/2020-01-27", "-o", "/dev/full"]);
+    const r = await runInProcess(["-q", "download", "cms-ncd/90.2/2020-01-27", "-o", "/dev/full"]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(
       /^error: cannot write \/dev\/full: no space left on device \(ENOSPC\)$/m,

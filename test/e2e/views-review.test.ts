@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT, runCoverage } from "../helpers/cli.js";
+import { ROOT } from "../helpers/cli.js";
+import { runInProcess } from "../helpers/run-cli.js";
 import { makeFifoReader } from "../helpers/fifo.js";
 import { startServe, type ServeProcess } from "../helpers/server.js";
 
@@ -29,11 +30,11 @@ afterAll(async () => {
 });
 
 const local = (args: string[]) =>
-  runCoverage(["--local", "--data", DATA, "--today", TODAY, "--quiet", ...args], {
+  runInProcess(["--local", "--data", DATA, "--today", TODAY, "--quiet", ...args], {
     env: { COLUMNS: "100" },
   });
 const http = (args: string[]) =>
-  runCoverage(["--api-url", server.url, "--today", TODAY, "--quiet", ...args], {
+  runInProcess(["--api-url", server.url, "--today", TODAY, "--quiet", ...args], {
     env: { ...HTTP_ENV, COLUMNS: "100" },
   });
 const both = (args: string[]) => Promise.all([local(args), http(args)]);
@@ -79,7 +80,7 @@ describe.concurrent("review of issues 19 and 20, through the built CLI", () => {
   });
 
   it("updates --changes at 80 columns: the kinds wrap, ids and payers keep their words", async () => {
-    const r = await runCoverage(
+    const r = await runInProcess(
       ["--data", DATA, "--quiet", "updates", "--changes", "--days", "365"],
       { env: { COLUMNS: "80" } },
     );
@@ -106,7 +107,7 @@ describe.concurrent("review of issues 19 and 20, through the built CLI", () => {
   });
 
   it("--today over HTTP: the warning says it still sets the day code looks at", async () => {
-    const r = await runCoverage(
+    const r = await runInProcess(
       ["--api-url", server.url, "--today", "2026-01-15", "code", "CPT:99901"],
       { env: HTTP_ENV },
     );
@@ -169,7 +170,7 @@ describe.concurrent("review of issues 19 and 20, through the built CLI", () => {
     // The check for a terminal opened the FIFO once and closed it: the waiting reader saw an
     // empty file, and the real write then blocked with no reader left.
     const { fifo, received } = await makeFifoReader();
-    const r = await runCoverage(["-q", "download", "cms-lcd/L33718/2024-01-01", "-o", fifo]);
+    const r = await runInProcess(["-q", "download", "cms-lcd/L33718/2024-01-01", "-o", fifo]);
     expect(r.exitCode, r.stderr).toBe(0);
     const file = readFileSync(
       path.join(ROOT, "fixtures", "files", "cms-lcd-L33718-2024-01-01.pdf"),

@@ -1,5 +1,5 @@
 import { describe, it } from "vitest";
-import { runCoverage } from "../helpers/cli.js";
+import { runInProcess } from "../helpers/run-cli.js";
 
 /** The analyst views' tables on the bundled data, at 80 and 120 columns (snapshots). */
 describe.concurrent("analyst view tables", () => {
@@ -14,7 +14,7 @@ describe.concurrent("analyst view tables", () => {
     ].map((args) => [args.join(" "), args] as const),
   )("%s", async ([, args], { expect: expectHere }) => {
     for (const columns of ["80", "120"]) {
-      const r = await runCoverage(["--quiet", ...args], {
+      const r = await runInProcess(["--quiet", ...args], {
         env: { COLUMNS: columns, NO_COLOR: "1" },
       });
       expectHere(r.exitCode).toBe(0);

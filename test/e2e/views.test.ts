@@ -2,7 +2,8 @@ import path from "node:path";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/run.js";
-import { cleanEnv, ROOT, runCoverage } from "../helpers/cli.js";
+import { cleanEnv, ROOT } from "../helpers/cli.js";
+import { runInProcess as inProcess } from "../helpers/run-cli.js";
 import { startServe, type ServeProcess } from "../helpers/server.js";
 
 /**
@@ -107,14 +108,14 @@ describe.concurrent("analyst views: the same answer locally and through coverage
 
 describe("analyst views through the built CLI", () => {
   it("policy KEY shows the version in effect today; before its start, the one then", async () => {
-    const now = await runCoverage(["policy", "cms-lcd/L33718", "--json", "--today", TODAY]);
+    const now = await inProcess(["policy", "cms-lcd/L33718", "--json", "--today", TODAY]);
     expect(JSON.parse(now.stdout).policy_id).toBe("cms-lcd/L33718/2026-11-01");
-    const then = await runCoverage(["policy", "cms-lcd/L33718", "--json", "--today", "2025-01-01"]);
+    const then = await inProcess(["policy", "cms-lcd/L33718", "--json", "--today", "2025-01-01"]);
     expect(JSON.parse(then.stdout).policy_id).toBe("cms-lcd/L33718/2024-01-01");
   });
 
   it("an unknown date lists the versions that exist and the one in effect then (exit 4)", async () => {
-    const r = await runCoverage(["policy", "cms-lcd/L33718/2025-01-01"]);
+    const r = await inProcess(["policy", "cms-lcd/L33718/2025-01-01"]);
     expect(r.exitCode).toBe(4);
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain("no version of cms-lcd/L33718 starts on 2025-01-01");
@@ -123,7 +124,7 @@ describe("analyst views through the built CLI", () => {
   });
 
   it("matrix --json gives every cell with its policy ids", async () => {
-    const r = await runCoverage(["matrix", "--code", "CPT:97110", "--state", "CA,TX", "--json"]);
+    const r = await inProcess(["matrix", "--code", "CPT:97110", "--state", "CA,TX", "--json"]);
     const m = JSON.parse(r.stdout);
     expect(m.states).toEqual([null, "CA", "TX"]);
     expect(m.cells).toHaveLength(m.rows.length * 3);
@@ -139,15 +140,15 @@ describe("analyst views through the built CLI", () => {
   });
 
   it("a wide matrix prints in pages of columns that fit the terminal", async () => {
-    const r = await runCoverage(["matrix", "--code", "CPT:97110"], { env: { COLUMNS: "80" } });
+    const r = await inProcess(["matrix", "--code", "CPT:97110"], { env: { COLUMNS: "80" } });
     expect(r.stdout).toMatch(/Columns, part 1 of \d+/);
     for (const line of r.stdout.split("\n")) expect(line.length).toBeLessThanOrEqual(80);
   });
 
   it("diff colours the criteria only on a terminal (FORCE_COLOR stands for one)", async () => {
-    const plain = await runCoverage(["diff", "cms-lcd/L33718"]);
+    const plain = await inProcess(["diff", "cms-lcd/L33718"]);
     expect(plain.stdout).not.toContain("\u001b[");
-    const coloured = await runCoverage(["diff", "cms-lcd/L33718"], { env: { FORCE_COLOR: "1" } });
+    const coloured = await inProcess(["diff", "cms-lcd/L33718"], { env: { FORCE_COLOR: "1" } });
     expect(coloured.stdout).toContain("\u001b[32m+");
   });
 
@@ -156,7 +157,7 @@ describe("analyst views through the built CLI", () => {
     [["versions", "cms-lcd/L33718"], "POST", "/v1/policies/filter"],
     [["policy", "cms-lcd/L33718"], "POST", "/v1/policies/filter"],
   ])("--dry-run %j prints the first request", async (args, method, url) => {
-    const r = await runCoverage([...args, "--dry-run"]);
+    const r = await inProcess([...args, "--dry-run"]);
     expect(r.exitCode).toBe(0);
     const req = JSON.parse(r.stdout);
     expect(req.method).toBe(method);
@@ -164,7 +165,7 @@ describe("analyst views through the built CLI", () => {
   });
 
   it("diff OLD NEW --dry-run prints both requests", async () => {
-    const r = await runCoverage(["diff", "a/b/2024-01-01", "a/b/2025-01-01", "--dry-run"]);
+    const r = await inProcess(["diff", "a/b/2024-01-01", "a/b/2025-01-01", "--dry-run"]);
     expect(
       r.stdout
         .trim()
@@ -179,7 +180,7 @@ describe("analyst views through the built CLI", () => {
   it("a server that ignores offset (the sandbox) is reported, never answered wrongly", async () => {
     const sandbox = await startServe(["--sandbox", "--quiet"], { COVERAGE_SERVE_KEY: KEY });
     try {
-      const r = await runCoverage(["--api-url", sandbox.url, "versions", "cms-lcd/L33718"], {
+      const r = await inProcess(["--api-url", sandbox.url, "versions", "cms-lcd/L33718"], {
         env: HTTP_ENV,
       });
       expect(r.exitCode).toBe(1);
@@ -193,7 +194,7 @@ describe("analyst views through the built CLI", () => {
   });
 
   it("versions over HTTP costs a few filter requests, then one GET per version", async () => {
-    const r = await runCoverage(
+    const r = await inProcess(
       ["--api-url", server.url, "--verbose", "versions", "aetna/cpb/0140", "--json"],
       { env: HTTP_ENV },
     );

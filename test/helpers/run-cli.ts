@@ -51,6 +51,12 @@ function isolatedEnv(extra: Record<string, string | undefined>): NodeJS.ProcessE
   return env;
 }
 
+let active = 0;
+const waiting: Array<() => void> = [];
+let activeCwd = ROOT;
+let cwdBefore = ROOT;
+let exitCodeBefore: typeof process.exitCode;
+
 /** A stream that keeps what is written to it; never a terminal. */
 function capture(): { stream: Writable; text: () => string } {
   const chunks: Buffer[] = [];
@@ -66,8 +72,8 @@ function capture(): { stream: Writable; text: () => string } {
 /**
  * Runs the CLI in this process (`runCli`, what `bin/coverage.js` runs), with captured stdout and
  * stderr, a given stdin, environment and working folder, and an isolated config folder: a few
- * milliseconds where a spawned process costs 150 ms and more. Runs in one file must not
- * overlap (the working folder is the process's).
+ * milliseconds where a spawned process costs 150 ms and more. Runs in one folder may overlap; a
+ * run in another folder waits for them (the working folder is the process's).
  */
 export async function runInProcess(
   args: string[],
@@ -77,9 +83,16 @@ export async function runInProcess(
   const stderr = capture();
   const input = options.input;
   const stdin = Readable.from(input === undefined ? [] : [Buffer.from(input)]);
-  const before = process.cwd();
-  const exitCodeBefore = process.exitCode;
-  process.chdir(options.cwd ?? ROOT);
+  const cwd = options.cwd ?? ROOT;
+  // The working folder is the process's: a run in another folder waits for the runs under way.
+  while (active > 0 && cwd !== activeCwd)
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  if (active++ === 0) {
+    cwdBefore = process.cwd();
+    exitCodeBefore = process.exitCode;
+    activeCwd = cwd;
+    process.chdir(cwd);
+  }
   let exitCode: number;
   try {
     exitCode = await runCli(args, {
@@ -90,8 +103,11 @@ export async function runInProcess(
       signal: options.signal ?? new AbortController().signal,
     });
   } finally {
-    process.chdir(before);
-    process.exitCode = exitCodeBefore;
+    if (--active === 0) {
+      process.chdir(cwdBefore);
+      process.exitCode = exitCodeBefore;
+      for (const resolve of waiting.splice(0)) resolve();
+    }
   }
   const rawStdout = stdout.text();
   const rawStderr = stderr.text();

@@ -37,6 +37,8 @@ export interface McdImportOptions {
   strict?: boolean | undefined;
   /** `--max-links N`: the most code links one document may have (default MAX_DOCUMENT_LINKS). */
   maxLinks?: number | undefined;
+  /** Where the data came from, for the output's meta (default: the export and its inputs). */
+  source?: string | undefined;
   /** Stops the import (Ctrl-C): nothing is written. */
   signal?: AbortSignal | undefined;
   /** What the import is doing now, for a progress line. */
@@ -254,7 +256,9 @@ class McdImport {
     this.options.progress?.("writing");
     this.report.written = await this.sink.finish({
       as_of: this.report.asOf,
-      source: `CMS Medicare Coverage Database export (${this.set.inputs.join(", ")})`,
+      source:
+        this.options.source ??
+        `CMS Medicare Coverage Database export (${this.set.inputs.join(", ")})`,
     });
     return this.report;
   }

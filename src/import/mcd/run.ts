@@ -4,9 +4,9 @@ import { JsonDatasetSink } from "../../dataset/json-sink.js";
 import { addTextFolder } from "../../dataset/text-store.js";
 import type { DatasetSink } from "../../dataset/sink.js";
 import { UsageError } from "../../errors.js";
-import { checkOutputPath, outputComplete } from "../../files/temp-output.js";
+import { checkOutputPath } from "../../files/temp-output.js";
 import { formatImportSummary } from "../../output/import-summary.js";
-import { importMcd } from "./import.js";
+import { importMcd, type McdImportReport } from "./import.js";
 
 export interface ImportFlags {
   output: string;
@@ -15,6 +15,8 @@ export interface ImportFlags {
   strict?: boolean;
   force?: boolean;
   maxLinks?: number;
+  /** Where the data came from, for the snapshot's meta (default: the inputs' paths). */
+  source?: string;
 }
 
 /**
@@ -40,20 +42,21 @@ export async function openOutputSink(
   return addTextFolder(await openSnapshotWriter(output, { force, signal }), output);
 }
 
-/** `coverage data import mcd`: imports, then prints the summary on stderr. */
+/** `coverage data import mcd` (and `data pull`): imports, then prints the summary on stderr. */
 export async function runMcdImport(
   inputs: string[],
   flags: ImportFlags,
   ctx: CommandContext,
-): Promise<void> {
+): Promise<McdImportReport> {
   const sink = await openOutputSink(flags.output, Boolean(flags.force), ctx.signal);
-  let report;
+  let report: McdImportReport;
   try {
     report = await importMcd(inputs, sink, {
       icd10cm: flags.icd10cm,
       hcpcs: flags.hcpcs,
       strict: flags.strict,
       maxLinks: flags.maxLinks,
+      source: flags.source,
       signal: ctx.signal,
       progress: (message) => ctx.notice(`${message}…`),
     });
@@ -62,7 +65,7 @@ export async function runMcdImport(
     await sink.abort();
     throw err;
   }
-  outputComplete();
   if (!ctx.settings.quiet)
     ctx.io.stderr.write(`${formatImportSummary(report, flags.output).join("\n")}\n`);
+  return report;
 }

@@ -43,6 +43,8 @@ describe("config values", () => {
     ["timeout", "10000", 10000],
     ["timeout", "1", 1],
     ["timeout", "2147483647", 2147483647],
+    ["data", " medicare ", "medicare"],
+    ["data", "/srv/catalogue.db", "/srv/catalogue.db"],
   ])("%s %s -> %s", (key, raw, value) => expect(parseConfigValue(key, raw)).toBe(value));
 
   it.each<[Parameters<typeof parseConfigValue>[0], string, string]>([
@@ -58,6 +60,7 @@ describe("config values", () => {
     ["timeout", "1e3", "positive whole number"],
     ["timeout", "2147483648", "longest timeout, 2147483647 ms"],
     ["timeout", "99999999999999999999", "longest timeout"],
+    ["data", "  ", "the value is empty"],
   ])("%s %s is refused", (key, raw, text) => refuses(() => parseConfigValue(key, raw), text));
 
   it("a URL with a password is refused without echoing the password", () => {

@@ -116,7 +116,7 @@ describe("coverage mcp: tools", () => {
   it("renders a search with each policy's scope and, for codes, its verdict", async () => {
     const text = textOf(await call("search_policies", { codes: ["CPT:97110"], limit: 3 }));
     expect(text).toMatch(
-      /^- \S+ ".+" \[(active|ending|upcoming|retired), .+\]; scope: .+; verdict: (covers|does not cover|mentions|mixed|none)$/m,
+      /^- \S+ ".+" \[(active|ending|upcoming|retired), .+\]; payers: .+; scope: .+; verdict: (covers|does not cover|mentions|mixed|none)$/m,
     );
   });
 });
@@ -226,6 +226,23 @@ describe("coverage mcp: bounds", () => {
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(TEXT_LIMIT);
     expect(text).toMatch(/text cut at 64 KB: \d+ more line\(s\)/);
     expect(boundText(["h"], ["a", "b"])).toBe("h\n\na\nb");
+  });
+});
+
+describe("coverage mcp: a dataset that cannot be read", () => {
+  it("is each call's error, naming the file, and the server stays up", async () => {
+    const missing = path.join(os.tmpdir(), "coverage-mcp-no-such-dataset.json");
+    const { client: c, close: done } = await connectInProcess(["--data", missing]);
+    try {
+      for (const name of ["list_payers", "list_lobs"]) {
+        const result = (await c.callTool({ name, arguments: {} })) as ToolResult;
+        expect(result.isError).toBe(true);
+        expect(textOf(result)).toContain("coverage-mcp-no-such-dataset.json");
+      }
+      expect((await c.listTools()).tools.length).toBeGreaterThan(0);
+    } finally {
+      await done();
+    }
   });
 });
 

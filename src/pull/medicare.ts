@@ -1,0 +1,321 @@
+import { createHash } from "node:crypto";
+import { createReadStream, rmdirSync, rmSync, statSync } from "node:fs";
+import { copyFile, link, mkdir, readdir, rename, unlink } from "node:fs/promises";
+import path from "node:path";
+import type { CommandContext, RunEnvironment } from "../cli/context.js";
+import { resolveDataDir } from "../dataset/data-dir.js";
+import { retryBaseFromEnv } from "../backend/http-retry.js";
+import { redactUrl } from "../backend/http-redact.js";
+import { formatBytes, formatDuration } from "../download/progress.js";
+import { makeTempName } from "../download/save-file.js";
+import { isProcessAlive, removeStaleTemps } from "../download/stale-temps.js";
+import { runTerminable } from "../download/termination.js";
+import { UnexpectedError, UsageError } from "../errors.js";
+import { runMcdImport } from "../import/mcd/run.js";
+import { loadSqlite } from "../snapshot/sqlite.js";
+import { compareSnapshots } from "./changes.js";
+import { fetchFile, fetchPage, type FetchOptions, type Validators } from "./fetch.js";
+import { readManifest, writeManifest, type ManifestFile, type PullManifest } from "./manifest.js";
+import { findCodeFileLink, isZipUrl, type CodeFileKind } from "./page-links.js";
+import { createPullProgress } from "./progress.js";
+import { formatChanges } from "./summary.js";
+import { findZipDamage } from "./zip-check.js";
+
+/** The flags of `coverage data pull medicare` as commander parses them. */
+export interface PullFlags {
+  history?: boolean;
+  /** `--no-codes` makes this false. */
+  codes?: boolean;
+  force?: boolean;
+  source?: string;
+  icd10cmUrl?: string;
+  hcpcsUrl?: string;
+}
+
+/** CMS's exports folder, regenerated daily (cli.md). */
+export const DEFAULT_SOURCE =
+  "https://downloads.cms.gov/medicare-coverage-database/downloads/exports/";
+/** The pages that link the current code files (their names change every year and quarter). */
+export const CODE_PAGES: Record<CodeFileKind, string> = {
+  icd10cm: "https://www.cms.gov/medicare/coding-billing/icd-10-codes",
+  hcpcs:
+    "https://www.cms.gov/medicare/coding-billing/healthcare-common-procedure-system/quarterly-update",
+};
+const CODE_FLAGS: Record<CodeFileKind, string> = {
+  icd10cm: "--icd10cm-url",
+  hcpcs: "--hcpcs-url",
+};
+const CODE_WHAT: Record<CodeFileKind, string> = {
+  icd10cm: "the ICD-10-CM code descriptions (tabular order)",
+  hcpcs: "the HCPCS Level II alpha-numeric file",
+};
+
+/** The snapshot `data pull medicare` writes, in the data folder. */
+export const MEDICARE = "medicare";
+
+interface Planned {
+  name: string;
+  role: ManifestFile["role"];
+  url: string;
+  page: string | null;
+  fix: string;
+}
+
+interface Fetched extends Planned {
+  /** Where its bytes are: the new download, or the copy the last pull kept. */
+  file: string;
+  changed: boolean;
+  entry: ManifestFile;
+}
+
+function checkUrl(value: string, flag: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(
+      `${flag} ${value}: not a URL`,
+      `Give an http(s) address, e.g. ${flag} ${DEFAULT_SOURCE}`,
+    );
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new UsageError(`${flag} ${value}: not an http(s) address`, `Give an http(s) address.`);
+  return url.href;
+}
+
+function isFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+async function sha256Of(file: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest("hex");
+}
+
+/**
+ * `coverage data pull medicare`: downloads the MCD exports and the two code files, checks each
+ * zip, imports them as `data import mcd` does into `medicare.db` of the data folder, and keeps
+ * a manifest for the next pull's conditional requests. The previous snapshot is replaced only
+ * once the import succeeded; a failure or a signal leaves the folder as it was.
+ */
+export async function pullMedicare(
+  flags: PullFlags,
+  ctx: CommandContext,
+  run: RunEnvironment,
+): Promise<void> {
+  // Before any download: a snapshot cannot be written on Node 20 (exit 2, naming the version).
+  await loadSqlite("data pull (a snapshot)");
+  const source = checkUrl(flags.source ?? DEFAULT_SOURCE, "--source");
+  const base = source.endsWith("/") ? source : `${source}/`;
+  const codes = flags.codes !== false;
+  const given: Record<CodeFileKind, string | undefined> = {
+    icd10cm: flags.icd10cmUrl && checkUrl(flags.icd10cmUrl, "--icd10cm-url"),
+    hcpcs: flags.hcpcsUrl && checkUrl(flags.hcpcsUrl, "--hcpcs-url"),
+  };
+
+  const dir = await resolveDataDir(ctx.env);
+  const target = path.join(dir, `${MEDICARE}.db`);
+  const manifestFile = path.join(dir, `${MEDICARE}.manifest.json`);
+  const sourcesDir = path.join(dir, `${MEDICARE}.sources`);
+  const madeDir = !(await readdir(dir).then(
+    () => true,
+    () => false,
+  ));
+  await mkdir(dir, { recursive: true });
+  const previous = await readManifest(manifestFile);
+  const progress = await createPullProgress(ctx.io, ctx.settings.quiet);
+  const say = (line: string) => {
+    if (!ctx.settings.quiet) ctx.io.stderr.write(`${line}\n`);
+  };
+
+  // The pull's own folder for its downloads (and the old snapshot, for the summary), in the
+  // data folder so that files are renamed into place, never copied. Removed on the way out,
+  // and at exit should a second Ctrl-C end the process before the clean-up ran.
+  const stagingOf = path.join(dir, `${MEDICARE}.pull`);
+  await removeStaleTemps(stagingOf, Date.now(), isProcessAlive, true);
+  const staging = makeTempName(stagingOf);
+  await mkdir(staging);
+  const removeStaging = () => rmSync(staging, { recursive: true, force: true });
+  process.on("exit", removeStaging);
+  let done = false;
+  try {
+    await runTerminable(ctx.signal, async (signal) => {
+      const fetchOptions = (label: string, fix: string): FetchOptions => ({
+        signal,
+        timeoutMs: ctx.settings.timeoutMs,
+        env: ctx.env,
+        retryBaseMs: retryBaseFromEnv(ctx.env),
+        notify: say,
+        verbose: ctx.settings.verbose ? say : undefined,
+        label,
+        fix,
+      });
+
+      // --- what to fetch ---------------------------------------------------------------------
+      const exports = flags.history
+        ? ["ncd.zip", "all_lcd.zip", "all_article.zip"]
+        : ["ncd.zip", "current_lcd.zip", "current_article.zip"];
+      const plan: Planned[] = exports.map((name) => ({
+        name,
+        role: "mcd",
+        url: new URL(name, base).href,
+        page: null,
+        fix: "--source URL (the folder that holds the exports)",
+      }));
+      if (codes)
+        for (const kind of ["icd10cm", "hcpcs"] as const) {
+          const flag = CODE_FLAGS[kind];
+          const fix = `${flag} URL (the zip itself, or a page that links it), or --no-codes`;
+          const url = given[kind] ?? CODE_PAGES[kind];
+          if (isZipUrl(url)) {
+            plan.push({ name: `${kind}.zip`, role: kind, url, page: null, fix });
+            continue;
+          }
+          const html = await fetchPage(
+            url,
+            fetchOptions(`the ${kind === "icd10cm" ? "ICD-10-CM" : "HCPCS"} page`, fix),
+          );
+          const link = findCodeFileLink(html, url, kind);
+          if (!link)
+            throw new UnexpectedError(
+              `no link to ${CODE_WHAT[kind]} on ${redactUrl(url)}`,
+              `Give the zip's address with ${flag} URL, or skip the code files with --no-codes.`,
+            );
+          plan.push({ name: `${kind}.zip`, role: kind, url: link, page: url, fix });
+        }
+
+      // --- downloads, each conditional on what the last pull kept ---------------------------
+      const fetched: Fetched[] = [];
+      const download = async (p: Planned, conditional: boolean): Promise<Fetched> => {
+        const kept = path.join(sourcesDir, p.name);
+        const last = previous?.files.find((f) => f.name === p.name && f.url === p.url);
+        const ask: Validators | undefined =
+          conditional && last && !flags.force && isFile(kept) && statSync(kept).size === last.size
+            ? { etag: last.etag, lastModified: last.last_modified }
+            : undefined;
+        const temp = path.join(staging, p.name);
+        await unlink(temp).catch(() => undefined);
+        const bar = progress(p.name);
+        const started = Date.now();
+        try {
+          const got = await fetchFile(p.url, temp, ask, {
+            ...fetchOptions(p.name, p.fix),
+            progress: bar,
+          });
+          if (!got.changed) {
+            bar.done(`${p.name}: not changed since the last pull`);
+            await unlink(temp);
+            return { ...p, file: kept, changed: false, entry: last! };
+          }
+          bar.done(
+            `${p.name}: ${formatBytes(got.size)} in ${formatDuration((Date.now() - started) / 1000)}`,
+          );
+          const entry: ManifestFile = {
+            name: p.name,
+            role: p.role,
+            url: p.url,
+            page: p.page,
+            etag: got.etag,
+            last_modified: got.lastModified,
+            size: got.size,
+            sha256: got.sha256,
+          };
+          return { ...p, file: temp, changed: true, entry };
+        } catch (err) {
+          bar.fail();
+          throw err;
+        }
+      };
+      for (const p of plan) fetched.push(await download(p, true));
+
+      const sameChoice =
+        previous !== undefined &&
+        previous.history === Boolean(flags.history) &&
+        previous.codes === codes &&
+        previous.files.length === fetched.length;
+      if (!flags.force && sameChoice && isFile(target) && fetched.every((f) => !f.changed)) {
+        done = true;
+        say(`Medicare catalogue already current (as of ${previous.as_of ?? "an unknown date"})`);
+        return;
+      }
+
+      // --- every zip whole before the import -------------------------------------------------
+      for (const [i, f] of fetched.entries()) {
+        // The copy the last pull kept must still be what it fetched; if not, fetch it again.
+        if (!f.changed && (await sha256Of(f.file)) !== f.entry.sha256)
+          fetched[i] = await download(f, false);
+      }
+      for (const f of fetched) {
+        const damage = f.changed ? await findZipDamage(f.file) : undefined;
+        if (damage)
+          throw new UnexpectedError(
+            `${f.name} from ${redactUrl(f.url)} is not a whole zip (${damage})`,
+            `Nothing was changed. Try again later (a download cut short), or check ${f.fix}.`,
+          );
+      }
+
+      // --- import, then the snapshot replaces the old one -----------------------------------
+      let before: string | undefined;
+      if (isFile(target)) {
+        // The old snapshot, kept under a temporary name for the summary of what changed.
+        before = path.join(staging, "before.db");
+        await link(target, before).catch(() => copyFile(target, before!));
+      }
+      const file = (role: ManifestFile["role"]) => fetched.find((f) => f.role === role)?.file;
+      const report = await runMcdImport(
+        fetched.filter((f) => f.role === "mcd").map((f) => f.file),
+        {
+          output: target,
+          icd10cm: file("icd10cm"),
+          hcpcs: file("hcpcs"),
+          force: true,
+          source: `CMS Medicare Coverage Database, pulled from ${redactUrl(base)}`,
+        },
+        { ...ctx, signal },
+      );
+      // The new snapshot is in place: a Ctrl-C from here on does not make the pull a failure.
+      done = true;
+      run.completed?.();
+
+      await mkdir(sourcesDir, { recursive: true });
+      for (const f of fetched)
+        if (f.changed) {
+          await rename(f.file, path.join(sourcesDir, f.name));
+        }
+      const keep = new Set(fetched.map((f) => f.name));
+      for (const name of await readdir(sourcesDir))
+        if (!keep.has(name)) await unlink(path.join(sourcesDir, name)).catch(() => undefined);
+      const manifest: PullManifest = {
+        format: 1,
+        name: MEDICARE,
+        pulled_at: new Date().toISOString(),
+        as_of: report.asOf,
+        source: redactUrl(base),
+        history: Boolean(flags.history),
+        codes,
+        files: fetched.map((f) => f.entry),
+      };
+      await writeManifest(manifestFile, manifest);
+
+      if (before) {
+        const today = report.asOf ?? new Date().toISOString().slice(0, 10);
+        say(formatChanges(await compareSnapshots(before, target, today)));
+      }
+    });
+  } finally {
+    removeStaging();
+    process.off("exit", removeStaging);
+    // A first pull that failed leaves no data folder behind either (only when it is empty).
+    if (!done && madeDir)
+      try {
+        rmdirSync(dir);
+      } catch {
+        // Not empty, or gone.
+      }
+  }
+}

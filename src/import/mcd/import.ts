@@ -12,11 +12,7 @@ import type { DatasetSink, DatasetSummary } from "../../dataset/sink.js";
 import { InterruptedError, UsageError } from "../../errors.js";
 import { readHcpcsAnweb, readIcd10cmOrder } from "./code-sets.js";
 import { readTable, type BadRow, type Row } from "./csv.js";
-import {
-  htmlToPlainLines,
-  htmlToPlainText,
-  htmlToPlainTextPrefix,
-} from "./html.js";
+import { htmlToPlainLines, htmlToPlainText, htmlToPlainTextPrefix } from "./html.js";
 import {
   classifyModifier,
   classifyProcedureCode,

@@ -73,7 +73,9 @@ function renderCode(r: CodeReport): string[] {
         `${g.relationship} (${g.policies.length}):`,
         ...g.policies.map((p) => {
           const categories = p.categories.filter(Boolean);
-          return `- ${p.policy_id} "${p.title}": ${p.payer_names.join(", ")}: ${p.scope}${categories.length ? ` (${categories.join("; ")})` : ""}`;
+          // Each payer with its own scopes (a list of payers beside a list of scopes misleads).
+          const scopes = p.payer_scopes.map((s) => `${s.payer_name}: ${s.scope}`).join("; ");
+          return `- ${p.policy_id} "${p.title}" [${p.status}]: ${scopes || "-"}${categories.length ? ` (${categories.join("; ")})` : ""}`;
         }),
       ]),
   ];
@@ -99,7 +101,7 @@ function renderVersions(r: VersionsReport): string[] {
     `${r.versions.length} versions of ${r.key}:`,
     ...r.versions.map(
       (v) =>
-        `- ${v.policy_id} [${v.state}, ${dates(v.effective_from_date, v.effective_to_date)}]` +
+        `- ${v.policy_id} [${v.status}, ${dates(v.effective_from_date, v.effective_to_date)}]` +
         (v.changes
           ? `: ${v.changes.kinds.join(", ")} (codes +${v.changes.codes_added} -${v.changes.codes_removed} ~${v.changes.codes_changed}, scopes +${v.changes.scopes_gained} -${v.changes.scopes_lost})`
           : ": first version"),
@@ -135,6 +137,29 @@ function renderUpdates(page: Envelope<PolicyUpdate & { changes?: unknown }>): st
   ];
 }
 
+interface ClaimLine {
+  input: { procedure: string; diagnoses: string[]; state?: string | null; date?: string };
+  results: Array<{
+    payer_id?: string | null;
+    lob?: string | null;
+    verdict: string;
+    policies: Array<{ policy_id: string; verdict: string; category?: string | null }>;
+  }>;
+}
+
+function renderCheck(answer: { lines: ClaimLine[] }): string[] {
+  return answer.lines.flatMap(({ input, results }) => [
+    `${input.procedure} with ${input.diagnoses.join(", ") || "no diagnosis"}${input.state ? ` in ${input.state}` : ""}${input.date ? ` on ${input.date}` : ""}:`,
+    ...results.map(
+      (r) =>
+        `- ${r.payer_id ?? "any payer"} ${r.lob ?? ""}: ${r.verdict}` +
+        (r.policies.length
+          ? ` (${r.policies.map((p) => `${p.policy_id} ${p.verdict}${p.category ? ` [${p.category}]` : ""}`).join("; ")})`
+          : ""),
+    ),
+  ]);
+}
+
 /** The text lines of a tool's answer (its header and bounds are added by the caller). */
 export function renderAnswer(tool: string, data: unknown, c: RenderContext): string[] {
   switch (tool) {
@@ -152,6 +177,8 @@ export function renderAnswer(tool: string, data: unknown, c: RenderContext): str
       return renderDiff(data as PolicyDiff);
     case "recent_updates":
       return renderUpdates(data as Envelope<PolicyUpdate>);
+    case "check_claim":
+      return renderCheck(data as { lines: ClaimLine[] });
     case "list_payers": {
       const page = data as Envelope<Payer>;
       return [

@@ -14,6 +14,7 @@ function __coverage_commands --argument-names path --description 'The subcommand
             printf '%s\t%s\n' 'matrix' 'one code across payers and lines of business (rows) and states (columns)'
             printf '%s\t%s\n' 'versions' 'every version of a policy: dates, state, what changed from the previous one'
             printf '%s\t%s\n' 'diff' 'what changed between two policy versions: codes, applicability, fields, criteria'
+            printf '%s\t%s\n' 'check' 'check claim lines (procedure, diagnoses, state, LOB, payer, date) against the policies that apply'
             printf '%s\t%s\n' 'download' 'save a policy\'s stored file (the original, or --text for markdown)'
             printf '%s\t%s\n' 'health' 'check the service: GET /health and GET /ready, and with a key set, that the API accepts it (GET /v1/payers?limit=1); exit 0 only when all answer 200'
             printf '%s\t%s\n' 'config' 'stored settings per profile (--profile): api-url, sandbox-url, api-key, format, timeout, data'
@@ -267,6 +268,34 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--timeout' 'HTTP timeout in milliseconds (default 30000)'
         case 'diff'
             printf '%s\t%s\n' '--dry-run' 'print the requests (the first one, for a key) instead of sending them'
+            printf '%s\t%s\n' '-h' 'show help'
+            printf '%s\t%s\n' '--help' 'show help'
+            printf '%s\t%s\n' '--api-url' 'base URL of the Coverage Policy Lookup API (env COVERAGE_API_URL)'
+            printf '%s\t%s\n' '--sandbox' 'use the API sandbox (COVERAGE_SANDBOX_URL or the profile\'s sandbox-url)'
+            printf '%s\t%s\n' '--local' 'use the bundled local engine (the default when no API is configured)'
+            printf '%s\t%s\n' '--data' 'dataset for the local engine, or the name of a pulled snapshot (--data medicare) (env COVERAGE_DATA; default: bundled sample)'
+            printf '%s\t%s\n' '--today' 'pin \'today\' for the local engine, YYYY-MM-DD (env COVERAGE_TODAY)'
+            printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
+            printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
+            printf '%s\t%s\n' '--format' 'output format'
+            printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
+            printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
+            printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
+            printf '%s\t%s\n' '-v' 'log each HTTP request on stderr; stack traces on errors'
+            printf '%s\t%s\n' '--verbose' 'log each HTTP request on stderr; stack traces on errors'
+            printf '%s\t%s\n' '--timeout' 'HTTP timeout in milliseconds (default 30000)'
+        case 'check'
+            printf '%s\t%s\n' '--procedure' 'the procedure billed, e.g. CPT:97110 or HCPCS:E0601'
+            printf '%s\t%s\n' '--diagnosis' 'an ICD-10-CM diagnosis of the line (repeatable, comma-separated)'
+            printf '%s\t%s\n' '--state' 'the patient\'s state (a split state brings its jurisdictions)'
+            printf '%s\t%s\n' '--exact-state' 'send --state (and a line\'s state) as given, without sub-state jurisdictions'
+            printf '%s\t%s\n' '--lob' 'the LOB category: commercial, medicare_part_a, medicare_part_b, medicare_advantage, medicare_part_d, medicaid, individual_aca'
+            printf '%s\t%s\n' '--payer' 'the payer id (see `coverage payers`)'
+            printf '%s\t%s\n' '--date' 'the date of service, YYYY-MM-DD (default: today)'
+            printf '%s\t%s\n' '--input' 'claim lines from a CSV (with a header) or NDJSON file; - for stdin'
+            printf '%s\t%s\n' '--strict' 'refuse the whole file (exit 2) when a line is bad, before any request'
+            printf '%s\t%s\n' '--fail-on' 'exit 6 when a row has one of these verdicts (comma-separated, e.g. procedure-not-covered)'
+            printf '%s\t%s\n' '--dry-run' 'print the requests instead of sending them'
             printf '%s\t%s\n' '-h' 'show help'
             printf '%s\t%s\n' '--help' 'show help'
             printf '%s\t%s\n' '--api-url' 'base URL of the Coverage Policy Lookup API (env COVERAGE_API_URL)'
@@ -713,7 +742,8 @@ function __coverage_option --argument-names path option --description 'What a co
             'updates|--help' 'code|--exact-state' 'code|--dry-run' 'code|-h' 'code|--help' \
             'matrix|--exact-state' 'matrix|--dry-run' 'matrix|-h' 'matrix|--help' \
             'versions|--dry-run' 'versions|-h' 'versions|--help' 'diff|--dry-run' 'diff|-h' \
-            'diff|--help' 'download|--text' 'download|--force' 'download|--url-only' \
+            'diff|--help' 'check|--exact-state' 'check|--strict' 'check|--dry-run' 'check|-h' \
+            'check|--help' 'download|--text' 'download|--force' 'download|--url-only' \
             'download|--dry-run' 'download|-h' 'download|--help' 'health|--dry-run' 'health|-h' \
             'health|--help' 'config|-h' 'config|--help' 'config get|-h' 'config get|--help' \
             'config set|-h' 'config set|--help' 'config unset|-h' 'config unset|--help' \
@@ -732,13 +762,15 @@ function __coverage_option --argument-names path option --description 'What a co
             'search|--effective-on' 'search|--limit' 'search|--offset' 'payers|--limit' \
             'payers|--offset' 'lobs|--payer' 'lobs|--limit' 'lobs|--offset' 'updates|--days' \
             'updates|--payer' 'updates|--limit' 'updates|--offset' 'code|--payer' \
-            'code|--effective-on' 'matrix|--payer' 'matrix|--effective-on' 'serve|--port' \
-            'serve|--host' 'serve|--api-key' 'data pull|--source' 'data pull|--icd10cm-url' \
+            'code|--effective-on' 'matrix|--payer' 'matrix|--effective-on' 'check|--procedure' \
+            'check|--diagnosis' 'check|--payer' 'check|--date' 'serve|--port' 'serve|--host' \
+            'serve|--api-key' 'data pull|--source' 'data pull|--icd10cm-url' \
             'data pull|--hcpcs-url'
             printf '%s\n' 'text'
-        case '|--data' 'search|--body' 'download|-o' 'download|--output' 'data build|-o' \
-            'data build|--output' 'data export|-o' 'data export|--output' 'data import mcd|-o' \
-            'data import mcd|--output' 'data import mcd|--icd10cm' 'data import mcd|--hcpcs'
+        case '|--data' 'search|--body' 'check|--input' 'download|-o' 'download|--output' \
+            'data build|-o' 'data build|--output' 'data export|-o' 'data export|--output' \
+            'data import mcd|-o' 'data import mcd|--output' 'data import mcd|--icd10cm' \
+            'data import mcd|--hcpcs'
             printf '%s\n' 'file'
         case '|--format'
             printf '%s\n' 'choices' 'table' 'json' 'ndjson' 'csv'
@@ -749,9 +781,9 @@ function __coverage_option --argument-names path option --description 'What a co
         case 'search|--match'
             printf '%s\n' 'choices' 'any' 'all'
         case 'search|--lob' 'payers|--lob' 'lobs|--lob' 'updates|--lob' 'code|--lob' \
-            'matrix|--lob'
+            'matrix|--lob' 'check|--lob'
             printf '%s\n' 'list' 'commercial' 'medicare_part_a' 'medicare_part_b' 'medicare_advantage' 'medicare_part_d' 'medicaid' 'individual_aca'
-        case 'search|--state' 'lobs|--state' 'code|--state' 'matrix|--state'
+        case 'search|--state' 'lobs|--state' 'code|--state' 'matrix|--state' 'check|--state'
             printf '%s\n' 'list' 'AL' 'AK' 'AZ' 'AR' 'CA' 'CO' 'CT' 'DE' 'FL' 'GA' 'HI' 'ID' 'IL' 'IN' 'IA' 'KS' 'KY' 'LA' 'ME' 'MD' 'MA' 'MI' 'MN' 'MS' 'MO' 'MT' 'NE' 'NV' 'NH' 'NJ' 'NM' 'NY' 'NC' 'ND' 'OH' 'OK' 'OR' 'PA' 'RI' 'SC' 'SD' 'TN' 'TX' 'UT' 'VT' 'VA' 'WA' 'WV' 'WI' 'WY' 'DC' 'AS' 'GU' 'PR' 'VI' 'CNMI' 'NF' 'SF' 'DN' 'QN' 'UN' 'EM' 'WM'
         case 'search|--sort'
             printf '%s\n' 'choices' 'policy_id_asc' 'policy_id_desc' 'title_asc' 'title_desc' 'policy_number_asc' 'policy_number_desc' 'relevance'
@@ -763,6 +795,8 @@ function __coverage_option --argument-names path option --description 'What a co
             printf '%s\n' 'list' 'lob_id' 'payer_id' 'payer_name' 'lob' 'state'
         case 'updates|--fields'
             printf '%s\n' 'list' 'policy_id' 'policy_number' 'title' 'effective_from_date' 'change_type' 'payer_id' 'payer_display_name' 'file_url' 'changes' 'predecessor_id'
+        case 'check|--fail-on'
+            printf '%s\n' 'list' 'procedure-not-covered' 'diagnosis-not-covered' 'supported' 'diagnosis-not-listed' 'no-diagnosis-limits' 'mentioned-only' 'not-addressed'
         case '*'
             return 1
     end
@@ -793,7 +827,7 @@ function __coverage_argument --argument-names path index --description 'What a p
         case 'data help|0'
             printf '%s\n' 'choices' 'build' 'export' 'info' 'import' 'pull' 'list'
         case 'help|0'
-            printf '%s\n' 'choices' 'search' 'policy' 'payers' 'lobs' 'updates' 'code' 'matrix' 'versions' 'diff' 'download' 'health' 'config' 'completion' 'serve' 'mcp' 'data'
+            printf '%s\n' 'choices' 'search' 'policy' 'payers' 'lobs' 'updates' 'code' 'matrix' 'versions' 'diff' 'check' 'download' 'health' 'config' 'completion' 'serve' 'mcp' 'data'
         case '*'
             echo text
     end

@@ -135,6 +135,29 @@ function renderUpdates(page: Envelope<PolicyUpdate & { changes?: unknown }>): st
   ];
 }
 
+interface ClaimLine {
+  input: { procedure: string; diagnoses: string[]; state?: string | null; date?: string };
+  results: Array<{
+    payer_id?: string | null;
+    lob?: string | null;
+    verdict: string;
+    policies: Array<{ policy_id: string; verdict: string; category?: string | null }>;
+  }>;
+}
+
+function renderCheck(answer: { lines: ClaimLine[] }): string[] {
+  return answer.lines.flatMap(({ input, results }) => [
+    `${input.procedure} with ${input.diagnoses.join(", ") || "no diagnosis"}${input.state ? ` in ${input.state}` : ""}${input.date ? ` on ${input.date}` : ""}:`,
+    ...results.map(
+      (r) =>
+        `- ${r.payer_id ?? "any payer"} ${r.lob ?? ""}: ${r.verdict}` +
+        (r.policies.length
+          ? ` (${r.policies.map((p) => `${p.policy_id} ${p.verdict}${p.category ? ` [${p.category}]` : ""}`).join("; ")})`
+          : ""),
+    ),
+  ]);
+}
+
 /** The text lines of a tool's answer (its header and bounds are added by the caller). */
 export function renderAnswer(tool: string, data: unknown, c: RenderContext): string[] {
   switch (tool) {
@@ -152,6 +175,8 @@ export function renderAnswer(tool: string, data: unknown, c: RenderContext): str
       return renderDiff(data as PolicyDiff);
     case "recent_updates":
       return renderUpdates(data as Envelope<PolicyUpdate>);
+    case "check_claim":
+      return renderCheck(data as { lines: ClaimLine[] });
     case "list_payers": {
       const page = data as Envelope<Payer>;
       return [

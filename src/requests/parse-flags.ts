@@ -23,7 +23,12 @@ const SYSTEM_ALIASES: Record<string, CodeSystem> = {
   "ICD-10": "ICD10CM",
 };
 const PCS = new Set(["ICD10PCS", "ICD-10-PCS", "ICD_10_PCS"]);
-const SYSTEMS_HELP =
+/** The code system a name stands for (any case, with its aliases), `PCS` for ICD-10-PCS, else undefined. */
+export function findCodeSystem(name: string): CodeSystem | "PCS" | undefined {
+  const upper = name.trim().toUpperCase();
+  return PCS.has(upper) ? "PCS" : SYSTEM_ALIASES[upper];
+}
+export const SYSTEMS_HELP =
   "CPT, CPT_MODIFIER, HCPCS, HCPCS_MODIFIER, ICD10CM (aliases ICD10, ICD-10-CM, CPT-MODIFIER, HCPCS-MODIFIER)";
 
 /** Splits comma-separated, possibly repeated flag values; blanks dropped. */

@@ -58,6 +58,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
             printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
             printf '%s\t%s\n' '--format' 'output format'
+            printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
             printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
             printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
             printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
@@ -100,6 +101,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
             printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
             printf '%s\t%s\n' '--format' 'output format'
+            printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
             printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
             printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
             printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
@@ -119,6 +121,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
             printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
             printf '%s\t%s\n' '--format' 'output format'
+            printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
             printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
             printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
             printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
@@ -142,6 +145,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
             printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
             printf '%s\t%s\n' '--format' 'output format'
+            printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
             printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
             printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
             printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
@@ -168,6 +172,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
             printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
             printf '%s\t%s\n' '--format' 'output format'
+            printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
             printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
             printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
             printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
@@ -195,6 +200,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
             printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
             printf '%s\t%s\n' '--format' 'output format'
+            printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
             printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
             printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
             printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
@@ -218,6 +224,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
             printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
             printf '%s\t%s\n' '--format' 'output format'
+            printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
             printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
             printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
             printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
@@ -225,7 +232,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--verbose' 'log each HTTP request on stderr; stack traces on errors'
             printf '%s\t%s\n' '--timeout' 'HTTP timeout in milliseconds (default 30000)'
         case 'matrix'
-            printf '%s\t%s\n' '--code' 'the code, e.g. CPT:97110 (required)'
+            printf '%s\t%s\n' '--code' 'the code, e.g. CPT:97110 (or as the argument)'
             printf '%s\t%s\n' '--state' 'only scopes in these states (nationwide included; repeatable; CA, NY, MO bring their Medicare sub-state codes)'
             printf '%s\t%s\n' '--exact-state' 'send --state codes as typed, without the sub-state jurisdictions of CA, NY, MO'
             printf '%s\t%s\n' '--lob' 'LOB categories: commercial, medicare_part_a, medicare_part_b, medicare_advantage, medicare_part_d, medicaid, individual_aca'
@@ -242,6 +249,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
             printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
             printf '%s\t%s\n' '--format' 'output format'
+            printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
             printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
             printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
             printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
@@ -260,6 +268,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
             printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
             printf '%s\t%s\n' '--format' 'output format'
+            printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
             printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
             printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
             printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
@@ -278,6 +287,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
             printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
             printf '%s\t%s\n' '--format' 'output format'
+            printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
             printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
             printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
             printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
@@ -306,6 +316,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
             printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
             printf '%s\t%s\n' '--format' 'output format'
+            printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
             printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
             printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
             printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
@@ -329,6 +340,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
             printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
             printf '%s\t%s\n' '--format' 'output format'
+            printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
             printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
             printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
             printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
@@ -347,6 +359,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
             printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
             printf '%s\t%s\n' '--format' 'output format'
+            printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
             printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
             printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
             printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
@@ -364,6 +377,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
             printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
             printf '%s\t%s\n' '--format' 'output format'
+            printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
             printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
             printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
             printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
@@ -381,6 +395,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
             printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
             printf '%s\t%s\n' '--format' 'output format'
+            printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
             printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
             printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
             printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
@@ -398,6 +413,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
             printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
             printf '%s\t%s\n' '--format' 'output format'
+            printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
             printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
             printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
             printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
@@ -415,6 +431,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
             printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
             printf '%s\t%s\n' '--format' 'output format'
+            printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
             printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
             printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
             printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
@@ -432,6 +449,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
             printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
             printf '%s\t%s\n' '--format' 'output format'
+            printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
             printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
             printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
             printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
@@ -449,6 +467,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
             printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
             printf '%s\t%s\n' '--format' 'output format'
+            printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
             printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
             printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
             printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
@@ -464,6 +483,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
             printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
             printf '%s\t%s\n' '--format' 'output format'
+            printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
             printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
             printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
             printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
@@ -481,6 +501,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
             printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
             printf '%s\t%s\n' '--format' 'output format'
+            printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
             printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
             printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
             printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
@@ -501,6 +522,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
             printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
             printf '%s\t%s\n' '--format' 'output format'
+            printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
             printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
             printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
             printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
@@ -518,6 +540,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
             printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
             printf '%s\t%s\n' '--format' 'output format'
+            printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
             printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
             printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
             printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
@@ -535,6 +558,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
             printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
             printf '%s\t%s\n' '--format' 'output format'
+            printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
             printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
             printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
             printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
@@ -555,6 +579,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
             printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
             printf '%s\t%s\n' '--format' 'output format'
+            printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
             printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
             printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
             printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
@@ -575,6 +600,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
             printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
             printf '%s\t%s\n' '--format' 'output format'
+            printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
             printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
             printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
             printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
@@ -592,6 +618,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
             printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
             printf '%s\t%s\n' '--format' 'output format'
+            printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
             printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
             printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
             printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
@@ -609,6 +636,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
             printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
             printf '%s\t%s\n' '--format' 'output format'
+            printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
             printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
             printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
             printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
@@ -632,6 +660,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
             printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
             printf '%s\t%s\n' '--format' 'output format'
+            printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
             printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
             printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
             printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
@@ -647,6 +676,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
             printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
             printf '%s\t%s\n' '--format' 'output format'
+            printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
             printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
             printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
             printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
@@ -670,6 +700,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
             printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
             printf '%s\t%s\n' '--format' 'output format'
+            printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
             printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
             printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
             printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
@@ -687,6 +718,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
             printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
             printf '%s\t%s\n' '--format' 'output format'
+            printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
             printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
             printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
             printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
@@ -702,6 +734,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
             printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
             printf '%s\t%s\n' '--format' 'output format'
+            printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
             printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
             printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
             printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
@@ -719,6 +752,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
             printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
             printf '%s\t%s\n' '--format' 'output format'
+            printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
             printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
             printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
             printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
@@ -732,30 +766,30 @@ end
 
 function __coverage_option --argument-names path option --description 'What a command\'s own option takes: none, text, file, or choices|list|partial and values'
     switch "$path|$option"
-        case '|--version' '|--sandbox' '|--local' '|--json' '|--no-color' '|-q' '|--quiet' '|-v' \
-            '|--verbose' '|-h' '|--help' 'search|--exact-state' 'search|--retired' \
-            'search|--no-retired' 'search|--applicability' 'search|--code-groups' 'search|--all' \
-            'search|--dry-run' 'search|-h' 'search|--help' 'policy|--criteria' 'policy|--dry-run' \
-            'policy|-h' 'policy|--help' 'payers|--all' 'payers|--dry-run' 'payers|-h' \
-            'payers|--help' 'lobs|--exact-state' 'lobs|--all' 'lobs|--dry-run' 'lobs|-h' \
-            'lobs|--help' 'updates|--changes' 'updates|--all' 'updates|--dry-run' 'updates|-h' \
-            'updates|--help' 'code|--exact-state' 'code|--dry-run' 'code|-h' 'code|--help' \
-            'matrix|--exact-state' 'matrix|--dry-run' 'matrix|-h' 'matrix|--help' \
-            'versions|--dry-run' 'versions|-h' 'versions|--help' 'diff|--dry-run' 'diff|-h' \
-            'diff|--help' 'check|--exact-state' 'check|--strict' 'check|--dry-run' 'check|-h' \
-            'check|--help' 'download|--text' 'download|--force' 'download|--url-only' \
-            'download|--dry-run' 'download|-h' 'download|--help' 'health|--dry-run' 'health|-h' \
-            'health|--help' 'config|-h' 'config|--help' 'config get|-h' 'config get|--help' \
-            'config set|-h' 'config set|--help' 'config unset|-h' 'config unset|--help' \
-            'config list|-h' 'config list|--help' 'config path|-h' 'config path|--help' \
-            'completion|-h' 'completion|--help' 'serve|--sandbox' 'serve|-h' 'serve|--help' \
-            'mcp|-h' 'mcp|--help' 'data|-h' 'data|--help' 'data build|--force' 'data build|-h' \
-            'data build|--help' 'data export|--force' 'data export|-h' 'data export|--help' \
-            'data info|-h' 'data info|--help' 'data import|-h' 'data import|--help' \
-            'data import mcd|--strict' 'data import mcd|--force' 'data import mcd|-h' \
-            'data import mcd|--help' 'data pull|--history' 'data pull|--no-codes' \
-            'data pull|--force' 'data pull|-h' 'data pull|--help' 'data list|-h' \
-            'data list|--help' 'help|-h' 'help|--help'
+        case '|--version' '|--sandbox' '|--local' '|--json' '|--bom' '|--no-color' '|-q' \
+            '|--quiet' '|-v' '|--verbose' '|-h' '|--help' 'search|--exact-state' \
+            'search|--retired' 'search|--no-retired' 'search|--applicability' \
+            'search|--code-groups' 'search|--all' 'search|--dry-run' 'search|-h' 'search|--help' \
+            'policy|--criteria' 'policy|--dry-run' 'policy|-h' 'policy|--help' 'payers|--all' \
+            'payers|--dry-run' 'payers|-h' 'payers|--help' 'lobs|--exact-state' 'lobs|--all' \
+            'lobs|--dry-run' 'lobs|-h' 'lobs|--help' 'updates|--changes' 'updates|--all' \
+            'updates|--dry-run' 'updates|-h' 'updates|--help' 'code|--exact-state' \
+            'code|--dry-run' 'code|-h' 'code|--help' 'matrix|--exact-state' 'matrix|--dry-run' \
+            'matrix|-h' 'matrix|--help' 'versions|--dry-run' 'versions|-h' 'versions|--help' \
+            'diff|--dry-run' 'diff|-h' 'diff|--help' 'check|--exact-state' 'check|--strict' \
+            'check|--dry-run' 'check|-h' 'check|--help' 'download|--text' 'download|--force' \
+            'download|--url-only' 'download|--dry-run' 'download|-h' 'download|--help' \
+            'health|--dry-run' 'health|-h' 'health|--help' 'config|-h' 'config|--help' \
+            'config get|-h' 'config get|--help' 'config set|-h' 'config set|--help' \
+            'config unset|-h' 'config unset|--help' 'config list|-h' 'config list|--help' \
+            'config path|-h' 'config path|--help' 'completion|-h' 'completion|--help' \
+            'serve|--sandbox' 'serve|-h' 'serve|--help' 'mcp|-h' 'mcp|--help' 'data|-h' \
+            'data|--help' 'data build|--force' 'data build|-h' 'data build|--help' \
+            'data export|--force' 'data export|-h' 'data export|--help' 'data info|-h' \
+            'data info|--help' 'data import|-h' 'data import|--help' 'data import mcd|--strict' \
+            'data import mcd|--force' 'data import mcd|-h' 'data import mcd|--help' \
+            'data pull|--history' 'data pull|--no-codes' 'data pull|--force' 'data pull|-h' \
+            'data pull|--help' 'data list|-h' 'data list|--help' 'help|-h' 'help|--help'
             printf '%s\n' 'none'
         case '|--api-url' '|--today' '|--profile' '|--timeout' 'search|--query' 'search|--payer' \
             'search|--lob-id' 'search|--effective-start' 'search|--effective-end' \
@@ -788,7 +822,7 @@ function __coverage_option --argument-names path option --description 'What a co
         case 'search|--sort'
             printf '%s\n' 'choices' 'policy_id_asc' 'policy_id_desc' 'title_asc' 'title_desc' 'policy_number_asc' 'policy_number_desc' 'relevance'
         case 'search|--fields'
-            printf '%s\n' 'list' 'policy_id' 'policy_number' 'title' 'payer_names' 'payer_ids' 'lobs' 'states' 'scope' 'verdict' 'status' 'effective_from_date' 'effective_to_date' 'score' 'summary' 'file_url' 'file_type' 'listing_url' 'applicability' 'code_groups'
+            printf '%s\n' 'list' 'policy_id' 'policy_number' 'title' 'payer_names' 'payer_ids' 'lobs' 'states' 'scope' 'scopes' 'verdict' 'status' 'effective_from_date' 'effective_to_date' 'score' 'summary' 'file_url' 'file_type' 'listing_url' 'applicability' 'code_groups'
         case 'payers|--fields'
             printf '%s\n' 'list' 'payer_id' 'display_name'
         case 'lobs|--fields'

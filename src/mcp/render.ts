@@ -73,7 +73,9 @@ function renderCode(r: CodeReport): string[] {
         `${g.relationship} (${g.policies.length}):`,
         ...g.policies.map((p) => {
           const categories = p.categories.filter(Boolean);
-          return `- ${p.policy_id} "${p.title}": ${p.payer_names.join(", ")}: ${p.scope}${categories.length ? ` (${categories.join("; ")})` : ""}`;
+          // Each payer with its own scopes (a list of payers beside a list of scopes misleads).
+          const scopes = p.payer_scopes.map((s) => `${s.payer_name}: ${s.scope}`).join("; ");
+          return `- ${p.policy_id} "${p.title}" [${p.status}]: ${scopes || "-"}${categories.length ? ` (${categories.join("; ")})` : ""}`;
         }),
       ]),
   ];
@@ -99,7 +101,7 @@ function renderVersions(r: VersionsReport): string[] {
     `${r.versions.length} versions of ${r.key}:`,
     ...r.versions.map(
       (v) =>
-        `- ${v.policy_id} [${v.state}, ${dates(v.effective_from_date, v.effective_to_date)}]` +
+        `- ${v.policy_id} [${v.status}, ${dates(v.effective_from_date, v.effective_to_date)}]` +
         (v.changes
           ? `: ${v.changes.kinds.join(", ")} (codes +${v.changes.codes_added} -${v.changes.codes_removed} ~${v.changes.codes_changed}, scopes +${v.changes.scopes_gained} -${v.changes.scopes_lost})`
           : ": first version"),

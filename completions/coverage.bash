@@ -82,9 +82,9 @@ _coverage_options() {
       --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'data import') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json
       --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
-    'data import mcd') REPLY='-o --output --icd10cm --hcpcs --strict --force -h --help --api-url
-      --sandbox --local --data --today --profile --json --format --bom --no-color -q --quiet -v
-      --verbose --timeout' ;;
+    'data import mcd') REPLY='-o --output --icd10cm --hcpcs --strict --force --max-links -h --help
+      --api-url --sandbox --local --data --today --profile --json --format --bom --no-color -q
+      --quiet -v --verbose --timeout' ;;
     'data import help') REPLY='--api-url --sandbox --local --data --today --profile --json --format
       --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'data pull') REPLY='--history --no-codes --force --source --icd10cm-url --hcpcs-url -h --help
@@ -131,8 +131,8 @@ _coverage_option() {
     'lobs|--limit'|'lobs|--offset'|'updates|--days'|'updates|--payer'|'updates|--limit'|\
     'updates|--offset'|'code|--payer'|'code|--effective-on'|'matrix|--payer'|\
     'matrix|--effective-on'|'check|--procedure'|'check|--diagnosis'|'check|--payer'|'check|--date'|\
-    'serve|--port'|'serve|--host'|'serve|--api-key'|'data pull|--source'|'data pull|--icd10cm-url'|\
-    'data pull|--hcpcs-url') REPLY='text' ;;
+    'serve|--port'|'serve|--host'|'serve|--api-key'|'data import mcd|--max-links'|\
+    'data pull|--source'|'data pull|--icd10cm-url'|'data pull|--hcpcs-url') REPLY='text' ;;
     '|--data'|'search|--body'|'check|--input'|'download|-o'|'download|--output'|'data build|-o'|\
     'data build|--output'|'data export|-o'|'data export|--output'|'data import mcd|-o'|\
     'data import mcd|--output'|'data import mcd|--icd10cm'|'data import mcd|--hcpcs') REPLY='file' ;;

@@ -566,8 +566,8 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--verbose' 'log each HTTP request on stderr; stack traces on errors'
             printf '%s\t%s\n' '--timeout' 'HTTP timeout in milliseconds (default 30000)'
         case 'data build'
-            printf '%s\t%s\n' '-o' 'the snapshot to write (temporary name, renamed when complete)'
-            printf '%s\t%s\n' '--output' 'the snapshot to write (temporary name, renamed when complete)'
+            printf '%s\t%s\n' '-o' 'the snapshot to write (temporary name, renamed when complete; not - : a snapshot is no stream)'
+            printf '%s\t%s\n' '--output' 'the snapshot to write (temporary name, renamed when complete; not - : a snapshot is no stream)'
             printf '%s\t%s\n' '--force' 'replace an existing output file'
             printf '%s\t%s\n' '-h' 'show help'
             printf '%s\t%s\n' '--help' 'show help'
@@ -587,8 +587,8 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--verbose' 'log each HTTP request on stderr; stack traces on errors'
             printf '%s\t%s\n' '--timeout' 'HTTP timeout in milliseconds (default 30000)'
         case 'data export'
-            printf '%s\t%s\n' '-o' 'the JSON dataset to write (temporary name, renamed when complete)'
-            printf '%s\t%s\n' '--output' 'the JSON dataset to write (temporary name, renamed when complete)'
+            printf '%s\t%s\n' '-o' 'the JSON dataset to write (temporary name, renamed when complete), or - for stdout'
+            printf '%s\t%s\n' '--output' 'the JSON dataset to write (temporary name, renamed when complete), or - for stdout'
             printf '%s\t%s\n' '--force' 'replace an existing output file'
             printf '%s\t%s\n' '-h' 'show help'
             printf '%s\t%s\n' '--help' 'show help'
@@ -650,6 +650,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--hcpcs' 'HCPCS Level II descriptions: CMS\'s HCPC<YYYY>_<MON>_ANWEB.txt (or its zip)'
             printf '%s\t%s\n' '--strict' 'fail on the first malformed row instead of skipping it'
             printf '%s\t%s\n' '--force' 'replace an existing output'
+            printf '%s\t%s\n' '--max-links' 'the most code links one document may have (default 1000000; more is refused as a bomb)'
             printf '%s\t%s\n' '-h' 'show help'
             printf '%s\t%s\n' '--help' 'show help'
             printf '%s\t%s\n' '--api-url' 'base URL of the Coverage Policy Lookup API (env COVERAGE_API_URL)'
@@ -798,8 +799,8 @@ function __coverage_option --argument-names path option --description 'What a co
             'updates|--payer' 'updates|--limit' 'updates|--offset' 'code|--payer' \
             'code|--effective-on' 'matrix|--payer' 'matrix|--effective-on' 'check|--procedure' \
             'check|--diagnosis' 'check|--payer' 'check|--date' 'serve|--port' 'serve|--host' \
-            'serve|--api-key' 'data pull|--source' 'data pull|--icd10cm-url' \
-            'data pull|--hcpcs-url'
+            'serve|--api-key' 'data import mcd|--max-links' 'data pull|--source' \
+            'data pull|--icd10cm-url' 'data pull|--hcpcs-url'
             printf '%s\n' 'text'
         case '|--data' 'search|--body' 'check|--input' 'download|-o' 'download|--output' \
             'data build|-o' 'data build|--output' 'data export|-o' 'data export|--output' \

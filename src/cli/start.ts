@@ -1,5 +1,6 @@
 import { compileSchemas } from "../contract/validation.js";
 import { ExitCode } from "../errors.js";
+import { setExitProcess } from "../files/exit-now.js";
 import { createProgram } from "./program.js";
 import { runCli } from "./run.js";
 import { createOutput } from "./std-output.js";
@@ -11,6 +12,8 @@ export { createProgram, runCli };
 export async function main(argv: string[]): Promise<void> {
   // A one-shot run parses each schema about once (`serve` turns compiling back on).
   compileSchemas(false);
+  // A writer stopped by a signal has removed its temporary output: it ends the process at once.
+  setExitProcess((code) => process.exit(code));
   // The one place the process exits: exit codes are mapped by runCli.
   const controller = new AbortController();
   let interrupted = false;

@@ -2,6 +2,8 @@ import path from "node:path";
 import type { Command } from "commander";
 import type { RunEnvironment } from "../cli/context.js";
 import { UsageError } from "../errors.js";
+import { checkInputFile } from "../files/input-file.js";
+import { outputComplete } from "../files/temp-output.js";
 import { createProgressLine } from "../output/progress-line.js";
 import { examples, withContext } from "./shared.js";
 
@@ -18,7 +20,7 @@ export function registerDataBuild(data: Command, run: RunEnvironment): void {
     .argument("<dataset>", "the JSON dataset (coverage-dataset version 1), any size")
     .requiredOption(
       "-o, --output <file>",
-      "the snapshot to write (temporary name, renamed when complete)",
+      "the snapshot to write (temporary name, renamed when complete; not - : a snapshot is no stream)",
     )
     .option("--force", "replace an existing output file")
     .addHelpText(
@@ -37,6 +39,7 @@ export function registerDataBuild(data: Command, run: RunEnvironment): void {
           import("../dataset/stream.js"),
           import("../snapshot/sqlite.js"),
         ]);
+        checkInputFile(file, "");
         if (isSqliteFile(file))
           throw new UsageError(`${file} is a snapshot already`, "Give build a JSON dataset.");
         const progress = createProgressLine(ctx.io, ctx.settings.quiet);
@@ -44,10 +47,16 @@ export function registerDataBuild(data: Command, run: RunEnvironment): void {
           progress.update(
             `${stage} ${path.basename(output)}: ${s.policies.toLocaleString("en-US")} versions, ${s.codeLinks.toLocaleString("en-US")} code links`,
           );
-        const sink = await openSnapshotWriter(output, { force: flags.force, onProgress: show });
+        const sink = await openSnapshotWriter(output, {
+          force: flags.force,
+          onProgress: show,
+          signal: ctx.signal,
+        });
         try {
           const head = await streamDataset(file, sink);
           const summary = await sink.finish({ ...head, source: path.basename(file) });
+          outputComplete();
+          run.completed?.();
           progress.done();
           ctx.notice(
             `wrote ${output}: ${summary.policies} versions, ${summary.codeLinks} code links`,

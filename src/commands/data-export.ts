@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { Command } from "commander";
 import type { RunEnvironment } from "../cli/context.js";
+import { outputComplete } from "../files/temp-output.js";
 import { createProgressLine } from "../output/progress-line.js";
 import { examples, withContext } from "./shared.js";
 
@@ -17,10 +18,16 @@ export function registerDataExport(data: Command, run: RunEnvironment): void {
     .argument("<snapshot>", "the snapshot to read")
     .requiredOption(
       "-o, --output <file>",
-      "the JSON dataset to write (temporary name, renamed when complete)",
+      "the JSON dataset to write (temporary name, renamed when complete), or - for stdout",
     )
     .option("--force", "replace an existing output file")
-    .addHelpText("after", examples(["coverage data export catalogue.db -o catalogue.json"]))
+    .addHelpText(
+      "after",
+      examples([
+        "coverage data export catalogue.db -o catalogue.json",
+        "coverage data export catalogue.db -o - | gzip > catalogue.json.gz",
+      ]),
+    )
     .action(
       withContext<ExportFlags>(run, async (ctx, flags, [input]) => {
         const output = flags.output as string;
@@ -29,11 +36,17 @@ export function registerDataExport(data: Command, run: RunEnvironment): void {
         try {
           const { versions } = await exportSnapshot(input as string, output, {
             force: flags.force,
+            signal: ctx.signal,
+            stdout: ctx.io.stdout,
             onProgress: (done, total) =>
-              progress.update(`exporting ${path.basename(output)}: ${done} of ${total} versions`),
+              progress.update(
+                `exporting ${output === "-" ? "to stdout" : path.basename(output)}: ${done} of ${total} versions`,
+              ),
           });
+          if (output !== "-") outputComplete();
+          run.completed?.();
           progress.done();
-          ctx.notice(`wrote ${output}: ${versions} versions`);
+          ctx.notice(`wrote ${output === "-" ? "stdout" : output}: ${versions} versions`);
         } finally {
           progress.done();
         }

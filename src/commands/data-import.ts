@@ -1,7 +1,18 @@
 import type { Command } from "commander";
 import type { RunEnvironment } from "../cli/context.js";
 import type { ImportFlags } from "../import/mcd/run.js";
+import { UsageError } from "../errors.js";
 import { examples, withContext } from "./shared.js";
+
+function parseMaxLinks(value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 1)
+    throw new UsageError(
+      `--max-links: '${value}' is not a whole number of 1 or more`,
+      "Give a count such as 2000000.",
+    );
+  return n;
+}
 
 /** `coverage data import mcd PATH... -o OUT`: the CMS Medicare Coverage Database export. */
 export function registerDataImport(data: Command, run: RunEnvironment): void {
@@ -25,6 +36,11 @@ export function registerDataImport(data: Command, run: RunEnvironment): void {
     )
     .option("--strict", "fail on the first malformed row instead of skipping it")
     .option("--force", "replace an existing output")
+    .option(
+      "--max-links <n>",
+      "the most code links one document may have (default 1000000; more is refused as a bomb)",
+      parseMaxLinks,
+    )
     .addHelpText(
       "after",
       "\nProposed and draft documents are left out; CPT descriptions are never imported. A summary\n(documents, links, codes, skipped rows and why) goes to stderr.\n" +
@@ -36,8 +52,12 @@ export function registerDataImport(data: Command, run: RunEnvironment): void {
     )
     .action(
       withContext<ImportFlags>(run, async (ctx, opts, [paths]) => {
-        const { runMcdImport } = await import("../import/mcd/run.js");
+        const [{ runMcdImport }, { outputComplete }] = await Promise.all([
+          import("../import/mcd/run.js"),
+          import("../files/temp-output.js"),
+        ]);
         await runMcdImport(paths as string[], opts, ctx);
+        outputComplete();
       }),
     );
 }

@@ -1,14 +1,9 @@
-import { randomBytes } from "node:crypto";
 import { closeSync, openSync, writeSync } from "node:fs";
-import { rename, rm, stat } from "node:fs/promises";
-import path from "node:path";
-import { UsageError } from "../errors.js";
+import { createTempOutput, type TempOutput } from "../files/temp-output.js";
 import { checkDatasetReferences, jsonPath } from "./check.js";
 import { DatasetCode, DatasetLob, DatasetPayer, DatasetPolicy } from "./schema.js";
 import type { DatasetMeta, DatasetSink, DatasetSummary } from "./sink.js";
 import { TextFolder, type TextFileStore } from "./text-store.js";
-
-const exists = async (p: string) => (await stat(p).catch(() => undefined)) !== undefined;
 
 /**
  * Writes a `coverage-dataset` version 1 JSON file, with the stored text files in
@@ -24,18 +19,13 @@ export class JsonDatasetSink implements DatasetSink, TextFileStore {
   private readonly policyIds = new Set<string>();
   private readonly linkedLobs = new Map<string, string>();
   private readonly counts = { policies: 0, applicabilityLinks: 0, codeLinks: 0 };
-  private readonly suffix = randomBytes(6).toString("hex");
   private readonly files: TextFolder;
-  private readonly temp: string;
+  private readonly temp: TempOutput;
   private fd: number | undefined;
 
-  constructor(
-    private readonly target: string,
-    private readonly force = false,
-  ) {
-    const dir = path.dirname(target);
+  constructor(target: string, force = false) {
+    this.temp = createTempOutput(target, { force });
     this.files = new TextFolder(target);
-    this.temp = path.join(dir, `.${path.basename(target)}.${this.suffix}.part`);
   }
 
   addPayer(payer: DatasetPayer): void {
@@ -70,7 +60,7 @@ export class JsonDatasetSink implements DatasetSink, TextFileStore {
       if (!this.linkedLobs.has(a.lob_id))
         this.linkedLobs.set(a.lob_id, `${at}.applicability[${j}].lob_id`);
     });
-    this.fd ??= openSync(this.temp, "w");
+    this.fd ??= openSync(this.temp.path, "wx");
     this.write(
       `${this.counts.policies ? ",\n" : '{"format":"coverage-dataset","version":1,\n"policies":[\n'}${JSON.stringify(policy)}`,
     );
@@ -112,12 +102,7 @@ export class JsonDatasetSink implements DatasetSink, TextFileStore {
             .map((p) => `${p.path}: ${p.message}`)
             .join("; ")}`,
         );
-      if (!this.force && (await exists(this.target)))
-        throw new UsageError(
-          `${this.target} already exists`,
-          "Add --force to replace it, or choose another path with -o.",
-        );
-      this.fd ??= openSync(this.temp, "w");
+      this.fd ??= openSync(this.temp.path, "wx");
       const list = (items: unknown[]) => items.map((i) => `\n${JSON.stringify(i)}`).join(",");
       this.write(
         `${this.counts.policies ? "]" : '{"format":"coverage-dataset","version":1,\n"policies":['}` +
@@ -128,8 +113,9 @@ export class JsonDatasetSink implements DatasetSink, TextFileStore {
       );
       closeSync(this.fd);
       this.fd = undefined;
-      await this.files.publish();
-      await rename(this.temp, this.target);
+      // The dataset and its files folder are put in place in one synchronous step.
+      this.temp.commit();
+      this.files.publish();
     } catch (err) {
       await this.abort();
       throw err;
@@ -145,7 +131,7 @@ export class JsonDatasetSink implements DatasetSink, TextFileStore {
   async abort(): Promise<void> {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
-    await rm(this.temp, { force: true });
-    await this.files.discard();
+    this.temp.discard();
+    this.files.discard();
   }
 }

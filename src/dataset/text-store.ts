@@ -1,7 +1,7 @@
-import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
+import { createTempOutput, type TempOutput } from "../files/temp-output.js";
+import type { SnapshotSink } from "../snapshot/writer.js";
 import type { DatasetMeta, DatasetSink, DatasetSummary } from "./sink.js";
 
 /**
@@ -20,20 +20,18 @@ export function storesText(sink: DatasetSink): sink is DatasetSink & TextFileSto
 
 /**
  * The `<name>.files/` folder beside an output file (`medicare.json` or `medicare.db`): written
- * under a temporary name, put in place by `publish` (replacing an older one), or removed by
- * `discard`, so a failed run leaves nothing.
+ * under a temporary name (temp-output.ts), put in place by `publish` (replacing an older one),
+ * or removed by `discard`, so a failed or interrupted run leaves nothing.
  */
 export class TextFolder implements TextFileStore {
   readonly name: string;
-  readonly #temp: string;
-  readonly #final: string;
+  readonly #temp: TempOutput;
   #made = false;
 
   constructor(target: string) {
     const dir = path.dirname(target);
     this.name = `${path.basename(target).replace(/\.[^.]*$/, "")}.files`;
-    this.#temp = path.join(dir, `.${this.name}.${randomBytes(6).toString("hex")}.part`);
-    this.#final = path.join(dir, this.name);
+    this.#temp = createTempOutput(path.join(dir, this.name), { kind: "folder" });
   }
 
   /** Writes one markdown file into the (temporary) folder; returns its path from the output's folder. */
@@ -43,39 +41,29 @@ export class TextFolder implements TextFileStore {
     // API makes three thread-pool round trips (open, write, close) per file, and the importer
     // waits for each before its next row; on a busy machine those waits were seconds of idle.
     if (!this.#made) {
-      mkdirSync(this.#temp, { recursive: true });
+      mkdirSync(this.#temp.path, { recursive: true });
       this.#made = true;
     }
-    writeFileSync(path.join(this.#temp, base), markdown);
+    writeFileSync(path.join(this.#temp.path, base), markdown);
     return `${this.name}/${base}`;
   }
 
-  /** Puts the folder in place, replacing an older one of the same name. */
-  async publish(): Promise<void> {
-    if (!this.#made) return;
-    const old = `${this.#temp}.old`;
-    const hadOld = await stat(this.#final).then(
-      () => true,
-      () => false,
-    );
-    if (hadOld) await rename(this.#final, old);
-    await rename(this.#temp, this.#final);
-    this.#made = false;
-    if (hadOld) await rm(old, { recursive: true, force: true });
+  /** Puts the folder in place, replacing an older one of the same name (synchronously). */
+  publish(): void {
+    this.#temp.commit();
   }
 
   /** Removes what was written. */
-  async discard(): Promise<void> {
-    if (this.#made) await rm(this.#temp, { recursive: true, force: true });
-    this.#made = false;
+  discard(): void {
+    this.#temp.discard();
   }
 }
 
 /**
- * A sink that also keeps text files, in a TextFolder beside `target`: the folder is put in place
- * just before the inner sink publishes its output, and removed with it on failure.
+ * A snapshot sink that also keeps text files, in a TextFolder beside `target`: the folder is put
+ * in place in the same synchronous step as the snapshot, and removed with it on failure.
  */
-export function addTextFolder(sink: DatasetSink, target: string): DatasetSink & TextFileStore {
+export function addTextFolder(sink: SnapshotSink, target: string): SnapshotSink & TextFileStore {
   const folder = new TextFolder(target);
   return {
     addPayer: (payer) => sink.addPayer(payer),
@@ -85,15 +73,14 @@ export function addTextFolder(sink: DatasetSink, target: string): DatasetSink & 
     storeText: (name, markdown) => folder.storeText(name, markdown),
     async finish(meta: DatasetMeta): Promise<DatasetSummary> {
       try {
-        await folder.publish();
-        return await sink.finish(meta);
+        return await sink.finish(meta, () => folder.publish());
       } catch (err) {
-        await folder.discard();
+        folder.discard();
         throw err;
       }
     },
     async abort(): Promise<void> {
-      await folder.discard();
+      folder.discard();
       await sink.abort();
     },
   };

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { constants, writeSync } from "node:fs";
 import { type FileHandle, link, open, rename, stat, unlink } from "node:fs/promises";
 import path from "node:path";
@@ -9,7 +8,8 @@ import type { DownloadLink } from "../contract/index.js";
 import { CliError, InterruptedError, UnexpectedError, UsageError } from "../errors.js";
 import { type Collect, RECLAIM_EVERY, reclaimReadBuffers } from "./reclaim.js";
 import { safeBaseName } from "./safe-name.js";
-import { formatTempName, removeStaleTemps } from "./stale-temps.js";
+import { createTempOutput, tempNameFor } from "../files/temp-output.js";
+import { removeStaleTemps } from "./stale-temps.js";
 import { openSource } from "./source.js";
 import { checkOverwrite, resolveTarget } from "./target.js";
 
@@ -57,7 +57,7 @@ const NO_LINK = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "EXDEV", "ENOSYS", "E
  * the pid lets a later download tell a leftover of a killed process from a running one.
  */
 export function makeTempName(target: string): string {
-  return formatTempName(target, process.pid, randomBytes(6).toString("hex"));
+  return tempNameFor(target, "part");
 }
 
 /**
@@ -199,7 +199,10 @@ export async function writeFileAtomically(
 ): Promise<number> {
   // What a SIGKILL left of an earlier download to the same place.
   await removeStaleTemps(target);
-  const temp = makeTempName(target);
+  // Named and tracked by temp-output.ts (removed if the process exits with it); this function
+  // answers signals itself, to say what it kept.
+  const out = createTempOutput(target, { onSignal: "owner", ending: "part", force: options.force });
+  const temp = out.path;
   let bytes = 0;
   let file: FileHandle | undefined;
   let created = false;
@@ -226,11 +229,12 @@ export async function writeFileAtomically(
     // 130); once the file is in place, the download succeeded whenever the signal comes.
     if (options.signal.aborted) throw new InterruptedError(INTERRUPTED);
     await commit(temp, target, options.force);
+    out.discard(); // In place already: only the tracking ends.
     return bytes;
   } catch (err) {
     await file?.close().catch(() => undefined);
     // Only a temporary file this call created is removed: "wx" refuses one that was there.
-    if (created) await unlink(temp).catch(() => undefined);
+    if (created) out.discard();
     if (options.signal.aborted) throw new InterruptedError(INTERRUPTED);
     throw failure(err, bytes, target);
   }

@@ -1,6 +1,7 @@
 // One claim line of `coverage check`, from flags, a CSV row or an NDJSON object: its values
 // checked before any request, each problem named by its column with the fix; and the filter
 // request that answers every line of the same (procedure, state, LOB, payer, date).
+import { expandStates } from "./sub-states.js";
 import type { CodeSystem } from "../contract/index.js";
 import { isRealDate, LOB_CATEGORIES, safeParseBounded, StateCode } from "../contract/index.js";
 import { normaliseCode } from "../domain/codes.js";
@@ -53,16 +54,6 @@ export interface LineDefaults {
   date: string;
   /** `--exact-state`: a state is sent as given, without its sub-state jurisdictions. */
   exactState?: boolean;
-}
-
-// Until the shared expansion of issue 26 lands: Medicare's contractors split these states.
-const SUB_STATES: Record<string, string[]> = {
-  CA: ["NF", "SF"],
-  NY: ["DN", "QN", "UN"],
-  MO: ["EM", "WM"],
-};
-function withSubStates(state: string): string[] {
-  return [state, ...(SUB_STATES[state] ?? [])];
 }
 
 function text(column: ClaimColumn, value: unknown): string | undefined {
@@ -209,7 +200,7 @@ export function parseClaimLine(raw: RawClaimLine, defaults: LineDefaults): Check
   const payer = text("payer", raw.payer) ?? defaults.payer;
   const date = parseDate(text("date", raw.date), defaults.date);
   const states =
-    state === undefined ? undefined : defaults.exactState ? [state] : withSubStates(state);
+    state === undefined ? undefined : defaults.exactState ? [state] : expandStates([state]);
   return {
     procedure,
     diagnoses,

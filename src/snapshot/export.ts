@@ -1,8 +1,9 @@
-import { createWriteStream, existsSync, renameSync, rmSync } from "node:fs";
+import { createWriteStream } from "node:fs";
 import { once } from "node:events";
-import path from "node:path";
 import type { SQLOutputValue } from "node:sqlite";
-import { UsageError } from "../errors.js";
+import { InterruptedError, UsageError } from "../errors.js";
+import { checkInputFile } from "../files/input-file.js";
+import { checkOutputPath, createTempOutput, type TempOutput } from "../files/temp-output.js";
 import { GIVEN } from "./schema.js";
 import { openSnapshotDatabase } from "./store.js";
 
@@ -10,6 +11,10 @@ type Row = Record<string, SQLOutputValue>;
 
 export interface ExportOptions {
   force?: boolean;
+  /** The run's Ctrl-C: an export to stdout stops between versions (a file's is removed at once). */
+  signal?: AbortSignal | undefined;
+  /** Where `-o -` writes (default: process.stdout). */
+  stdout?: NodeJS.WritableStream;
   /** Called now and then with the number of versions written. */
   onProgress?: (versions: number, total: number) => void;
 }
@@ -51,26 +56,36 @@ function policyOf(v: Row, links: Row[], packed: string): Record<string, unknown>
   return out;
 }
 
-/** Writes a snapshot back as a JSON dataset (temporary name, renamed when complete). */
+/**
+ * Writes a snapshot back as a JSON dataset: to a temporary name renamed when complete, or to
+ * stdout for `-o -` (no temporary file: what went out cannot be taken back, as with a pipe).
+ */
 export async function exportSnapshot(
   snapshot: string,
   output: string,
   options: ExportOptions = {},
 ): Promise<{ versions: number }> {
-  if (!options.force && existsSync(output))
-    throw new UsageError(`${output} exists`, "Pass --force to replace it.");
+  checkInputFile(snapshot, "", "a snapshot");
+  const toStdout = output === "-";
+  const target = toStdout ? undefined : checkOutputPath(output, options.force);
   const { db, meta } = await openSnapshotDatabase(snapshot, { older: true });
-  const target = path.resolve(output);
-  const temp = path.join(
-    path.dirname(target),
-    `.${path.basename(target)}.${process.pid}.${Date.now().toString(36)}.tmp`,
-  );
-  let out: ReturnType<typeof createWriteStream>;
+  let temp: TempOutput | undefined;
+  let out: NodeJS.WritableStream;
   try {
-    out = createWriteStream(temp, { flags: "wx" });
-    await once(out, "open");
+    if (target) {
+      temp = createTempOutput(target, {
+        force: options.force,
+        signal: options.signal,
+        shown: output,
+      });
+      const file = createWriteStream(temp.path, { flags: "wx" });
+      await once(file, "open");
+      out = file;
+    } else out = options.stdout ?? process.stdout;
   } catch (err) {
     db.close();
+    temp?.discard();
+    if (err instanceof InterruptedError) throw err;
     throw new UsageError(
       `cannot write ${output} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
       "Check that the output folder exists and is writable.",
@@ -114,6 +129,7 @@ export async function exportSnapshot(
     const versions = db.prepare("SELECT * FROM version ORDER BY seq").iterate();
     const policies = function* () {
       for (const v of versions) {
+        if (options.signal?.aborted) throw new InterruptedError("export interrupted");
         yield policyOf(
           v,
           links.all(v.seq as number),
@@ -124,15 +140,17 @@ export async function exportSnapshot(
     };
     await list("policies", policies(), true);
     await write("}\n");
-    out.end();
-    await once(out, "finish");
-    if (!options.force && existsSync(target))
-      throw new UsageError(`${output} exists`, "Pass --force to replace it.");
-    renameSync(temp, target);
+    if (temp) {
+      out.end();
+      await once(out, "finish");
+      temp.commit();
+    }
     return { versions: written };
   } catch (err) {
-    out.destroy();
-    rmSync(temp, { force: true });
+    if (temp) {
+      (out as ReturnType<typeof createWriteStream>).destroy();
+      temp.discard();
+    }
     throw err;
   } finally {
     db.close();

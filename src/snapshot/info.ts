@@ -2,6 +2,7 @@ import { statSync } from "node:fs";
 import path from "node:path";
 import { loadDataset } from "../dataset/load.js";
 import { isSqliteFile } from "./sqlite.js";
+import { checkInputFile } from "../files/input-file.js";
 import { SNAPSHOT_FORMAT } from "./schema.js";
 
 /** What `coverage data info` reports about a dataset file or a snapshot. */
@@ -27,6 +28,7 @@ export interface DatasetInfo {
 /** Reads a file's figures: a snapshot from its meta table, a JSON dataset by loading it. */
 export async function describeDataset(file: string): Promise<DatasetInfo> {
   const abs = path.resolve(file);
+  checkInputFile(file, "");
   if (isSqliteFile(abs)) {
     const { openSnapshotDatabase } = await import("./store.js");
     const { db, meta } = await openSnapshotDatabase(file, { older: true });

@@ -27,6 +27,19 @@ type Row = Record<string, SQLOutputValue>;
 /** What a snapshot's `meta` table says about it. */
 export type SnapshotMeta = Map<string, SQLOutputValue>;
 
+/** How long a reader waits for a lock another process holds on a snapshot (cli.md: 5 s). */
+export const BUSY_TIMEOUT_MS = 5000;
+// The tables of every snapshot format (1 and 2): a file without them only claims to be one.
+const CORE_TABLES = [
+  "payer",
+  "lob",
+  "code",
+  "version",
+  "applicability",
+  "code_link",
+  "version_code_links",
+];
+
 /**
  * Opens a snapshot read-only and checks that this release can read it (exit 2 otherwise).
  * `older`: an older format is accepted too (`data info` and `data export` read only the
@@ -41,6 +54,9 @@ export async function openSnapshotDatabase(
   let meta: SnapshotMeta;
   try {
     db = new DatabaseSync(file, { readOnly: true });
+    // A snapshot another process holds locked (an analyst's transaction, a copy being written)
+    // is waited for, as long as this, before the read fails.
+    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
     const hasMeta = db
       .prepare("SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = 'meta'")
       .get();
@@ -63,8 +79,22 @@ export async function openSnapshotDatabase(
   if (meta.get("format") !== SNAPSHOT_FORMAT) {
     db.close();
     throw new UsageError(
-      `${file} is an SQLite database but not a coverage snapshot`,
+      `${file} is not a coverage snapshot (an SQLite database of another kind)`,
       "Give --data a JSON dataset or a snapshot made by `coverage data build`.",
+    );
+  }
+  const tables = new Set(
+    db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+      .all()
+      .map((r) => r.name as string),
+  );
+  const lacking = CORE_TABLES.filter((t) => !tables.has(t));
+  if (lacking.length) {
+    db.close();
+    throw new UsageError(
+      `${file} is not a coverage snapshot (it claims to be one, but has no ${lacking.join(", ")} table${lacking.length > 1 ? "s" : ""})`,
+      "Rebuild it with `coverage data build DATASET.json -o SNAPSHOT.db`.",
     );
   }
   const version = Number(meta.get("format_version"));

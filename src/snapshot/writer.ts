@@ -1,7 +1,6 @@
-import { existsSync, renameSync, rmSync } from "node:fs";
-import path from "node:path";
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
-import { UsageError } from "../errors.js";
+import { InterruptedError, UsageError } from "../errors.js";
+import { checkOutputPath, createTempOutput, type TempOutput } from "../files/temp-output.js";
 import { makeCodeKey } from "../engine/codes.js";
 import { groupCodeLinks } from "../engine/shape.js";
 import { buildTextIndex } from "../engine/text-index.js";
@@ -27,6 +26,8 @@ export interface SnapshotWriterOptions {
   force?: boolean;
   /** Called now and then while records come in and while indexing (for a TTY progress line). */
   onProgress?: (stage: string, summary: DatasetSummary) => void;
+  /** The run's Ctrl-C: checked between the steps of `finish` (a signal ends the process anyway). */
+  signal?: AbortSignal | undefined;
 }
 
 /** What a JSON producer can add to DatasetMeta, so that `data export` writes the file back exactly. */
@@ -39,16 +40,10 @@ export interface SnapshotMeta extends DatasetMeta {
 
 /** A DatasetSink that writes a snapshot file. */
 export interface SnapshotSink extends DatasetSink {
-  finish(meta: SnapshotMeta): Promise<DatasetSummary>;
+  finish(meta: SnapshotMeta, alsoCommit?: () => void): Promise<DatasetSummary>;
 }
 
 const MAX_PROBLEMS = 5;
-
-/** Refuses to replace a file without --force (checked at open and again before the rename). */
-function refuseExisting(file: string, force: boolean | undefined): void {
-  if (!force && existsSync(file))
-    throw new UsageError(`${file} exists`, "Pass --force to replace it.");
-}
 
 /**
  * A DatasetSink writing a snapshot: records go straight into a temporary database beside the
@@ -59,23 +54,24 @@ export async function openSnapshotWriter(
   file: string,
   options: SnapshotWriterOptions = {},
 ): Promise<SnapshotSink> {
-  refuseExisting(file, options.force);
+  const target = checkOutputPath(file, options.force);
   const { DatabaseSync } = await loadSqlite();
-  const target = path.resolve(file);
-  const temp = path.join(
-    path.dirname(target),
-    `.${path.basename(target)}.${process.pid}.${Date.now().toString(36)}.tmp`,
-  );
+  const temp = createTempOutput(target, {
+    force: options.force,
+    signal: options.signal,
+    shown: file,
+  });
   let db: DatabaseSync;
   try {
-    db = new DatabaseSync(temp);
+    db = new DatabaseSync(temp.path);
   } catch (err) {
+    temp.discard();
     throw new UsageError(
       `cannot write ${file} (${(err as Error).message})`,
       "Check that the output folder exists and is writable.",
     );
   }
-  return new SnapshotWriter(db, temp, target, file, options);
+  return new SnapshotWriter(db, temp, options);
 }
 
 class SnapshotWriter implements SnapshotSink {
@@ -105,9 +101,7 @@ class SnapshotWriter implements SnapshotSink {
 
   constructor(
     private readonly db: DatabaseSync,
-    private readonly temp: string,
-    private readonly target: string,
-    private readonly shown: string,
+    private readonly temp: TempOutput,
     private readonly options: SnapshotWriterOptions,
   ) {
     // The file is a temporary one until renamed: a crash leaves nothing to recover, so no journal.
@@ -234,7 +228,14 @@ class SnapshotWriter implements SnapshotSink {
     this.#progress("reading");
   }
 
-  async finish(meta: SnapshotMeta): Promise<DatasetSummary> {
+  /** Between long steps: a signal is handled (it ends the process), and Ctrl-C stops here. */
+  async #yield(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve));
+    if (this.options.signal?.aborted)
+      throw new InterruptedError("interrupted; nothing was written");
+  }
+
+  async finish(meta: SnapshotMeta, alsoCommit?: () => void): Promise<DatasetSummary> {
     if (this.#done) throw new Error("snapshot writer already finished");
     try {
       for (const [at, id] of this.#pendingPayers)
@@ -249,14 +250,16 @@ class SnapshotWriter implements SnapshotSink {
         );
       this.#codeLinks.flush();
       this.#progress("indexing", true);
-      this.#index();
+      await this.#index();
       this.#writeMeta(meta);
+      await this.#yield();
       this.db.exec("COMMIT");
       this.db.exec("PRAGMA journal_mode = DELETE");
       this.db.close();
       this.#done = true;
-      refuseExisting(this.target, this.options.force);
-      renameSync(this.temp, this.target);
+      // The snapshot and what goes beside it are put in place in one synchronous step.
+      this.temp.commit();
+      alsoCommit?.();
       return { ...this.#counts };
     } catch (err) {
       await this.abort();
@@ -264,14 +267,18 @@ class SnapshotWriter implements SnapshotSink {
     }
   }
 
-  #index(): void {
+  async #index(): Promise<void> {
     const { db } = this;
     // Positions: each version's place in policy_id order (BINARY collation of UTF-8 text is
     // code-point order, the engine's order of ids).
     db.exec(
       "INSERT INTO version_order SELECT row_number() OVER (ORDER BY policy_id) - 1, seq FROM version",
     );
-    db.exec(SNAPSHOT_INDEXES);
+    await this.#yield();
+    for (const statement of SNAPSHOT_INDEXES.split(";").filter((s) => s.trim())) {
+      db.exec(statement);
+      await this.#yield();
+    }
     this.#progress("text index", true);
     // The engine's own text index over every version, stored as postings: a `q` query reads
     // only its terms' rows, and scores them with the engine's BM25 (rules.md, Ordering).
@@ -282,7 +289,9 @@ class SnapshotWriter implements SnapshotSink {
       )
       .iterate())
       docs.push({ title: row.title as string, summary: row.summary as string | null });
+    await this.#yield();
     const index = buildTextIndex(docs as PolicyRecord[]);
+    await this.#yield();
     // A term's postings as one row of three arrays: a query reads each of its terms in one
     // step, however many versions hold it (a code's description has words that most hold).
     const term = db.prepare("INSERT INTO term VALUES (?, ?, ?)");
@@ -298,7 +307,8 @@ class SnapshotWriter implements SnapshotSink {
         bytesOf(narrowCounts(index.summaryCounts.subarray(from, to))),
       );
     }
-    this.#writeCodeGroups();
+    await this.#yield();
+    await this.#writeCodeGroups();
     const meta = db.prepare("INSERT INTO meta VALUES (?, ?)");
     const posOfSeq = new Int32Array(this.#counts.policies);
     const seqOfPos = new Int32Array(this.#counts.policies);
@@ -308,7 +318,7 @@ class SnapshotWriter implements SnapshotSink {
     }
     meta.run("pos_of_seq", bytesOf(posOfSeq));
     meta.run("seq_of_pos", bytesOf(seqOfPos));
-    this.#writeCodePositions(posOfSeq);
+    await this.#writeCodePositions(posOfSeq);
     // What the candidate step scans without SQL: each version's dates as day numbers.
     const n = this.#counts.policies;
     const fromDays = new Int32Array(n);
@@ -361,10 +371,11 @@ class SnapshotWriter implements SnapshotSink {
    * Each code key's versions as one array of positions (ascending, each once): a code search
    * reads its candidates in one step, not a row per version and a map from `seq` to position.
    */
-  #writeCodePositions(posOfSeq: Int32Array): void {
+  async #writeCodePositions(posOfSeq: Int32Array): Promise<void> {
     const insert = this.db.prepare("INSERT INTO code_positions VALUES (?, ?)");
     let key: string | null = null;
     let positions: number[] = [];
+    let rows = 0;
     const flush = () => {
       if (key === null) return;
       const sorted = Int32Array.from(new Set(positions)).sort();
@@ -380,8 +391,10 @@ class SnapshotWriter implements SnapshotSink {
         key = row.key as string;
       }
       positions.push(posOfSeq[Number(row.version)] as number);
+      if (++rows % 200_000 === 0) await this.#yield();
     }
     flush();
+    await this.#yield();
   }
 
   /**
@@ -389,7 +402,7 @@ class SnapshotWriter implements SnapshotSink {
    * whole catalogue (the last entry of a key wins, as in the in-memory catalogue): a page of
    * code groups then reads one row per version, not its links and then their descriptions.
    */
-  #writeCodeGroups(): void {
+  async #writeCodeGroups(): Promise<void> {
     const { db } = this;
     const descriptions = new Map<string, string>();
     for (const row of db.prepare("SELECT key, description FROM code ORDER BY seq").iterate())
@@ -400,6 +413,7 @@ class SnapshotWriter implements SnapshotSink {
       .iterate()) {
       const groups = groupCodeLinks(unpackCodeLinks(row.code_links as string), descriptions);
       insert.run(row.version as number, JSON.stringify(groups));
+      if (Number(row.version) % 2000 === 1999) await this.#yield();
     }
   }
 
@@ -440,7 +454,7 @@ class SnapshotWriter implements SnapshotSink {
         // Already closed.
       }
     }
-    rmSync(this.temp, { force: true });
+    this.temp.discard();
   }
 }
 

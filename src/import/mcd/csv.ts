@@ -3,6 +3,7 @@ import { parse } from "csv-parse";
 import iconv from "iconv-lite";
 import { UsageError } from "../../errors.js";
 import type { TableSource } from "./sources.js";
+import { CsvGuard, FIELD_TOO_LARGE, MAX_FIELD_CHARS, TableDecoder } from "./csv-guard.js";
 
 /** One data row: its values by lower-case column name (`""` for a column it lacks). */
 export interface Row {
@@ -29,6 +30,8 @@ export async function readTable(
   required: readonly string[],
   onRow: (row: Row) => void | Promise<void>,
   onBad: (bad: BadRow) => void,
+  /** The largest field (characters; tests make it small). */
+  maxField = MAX_FIELD_CHARS,
 ): Promise<void> {
   // Neither `info` nor async iteration: each cost more than the parse itself on 431k rows.
   const parser = parse({
@@ -65,6 +68,14 @@ export async function readTable(
       return;
     }
     if (record.length === 1 && record[0] === "") return; // an empty line
+    if (record.some((field) => field.endsWith(FIELD_TOO_LARGE))) {
+      onBad({
+        file: source.label,
+        line: start,
+        reason: `a field longer than ${describeSize(maxField)}`,
+      });
+      return;
+    }
     if (record.length !== width) {
       onBad({
         file: source.label,
@@ -94,7 +105,12 @@ export async function readTable(
   // pipeline() settles when the parser has taken every byte; `finished` waits until every
   // record has been handled too (handlers pause the parser while a document is written).
   await Promise.all([
-    pipeline(await source.open(), iconv.decodeStream("win1252"), parser),
+    pipeline(
+      await source.open(),
+      new TableDecoder(source.label, (encoding) => iconv.getDecoder(encoding)),
+      new CsvGuard(source.label, maxField),
+      parser,
+    ),
     finished(parser),
   ]);
   if (!index)
@@ -109,4 +125,8 @@ function countNewlines(record: string[]): number {
   for (const field of record)
     for (let i = field.indexOf("\n"); i !== -1; i = field.indexOf("\n", i + 1)) count++;
   return count;
+}
+
+function describeSize(chars: number): string {
+  return chars >= 1 << 20 ? `${chars / (1 << 20)} MB` : `${chars} characters`;
 }

@@ -12,12 +12,7 @@ import type { DatasetSink, DatasetSummary } from "../../dataset/sink.js";
 import { InterruptedError, UsageError } from "../../errors.js";
 import { readHcpcsAnweb, readIcd10cmOrder } from "./code-sets.js";
 import { readTable, type BadRow, type Row } from "./csv.js";
-import {
-  htmlToMarkdown,
-  htmlToPlainLines,
-  htmlToPlainText,
-  htmlToPlainTextPrefix,
-} from "./html.js";
+import { htmlToPlainLines, htmlToPlainText, htmlToPlainTextPrefix } from "./html.js";
 import {
   classifyModifier,
   classifyProcedureCode,
@@ -30,6 +25,7 @@ import {
   toDate,
   UnknownContractorKind,
 } from "./map.js";
+import { htmlToMarkdownInPieces } from "./html-pieces.js";
 import { exclusionOf, readParagraph, type ParagraphReading } from "./paragraph-rule.js";
 import { findTables, type TableSet } from "./sources.js";
 
@@ -40,6 +36,8 @@ export interface McdImportOptions {
   hcpcs?: string | undefined;
   /** `--strict`: a malformed row fails the import instead of being skipped. */
   strict?: boolean | undefined;
+  /** `--max-links N`: the most code links one document may have (default MAX_DOCUMENT_LINKS). */
+  maxLinks?: number | undefined;
   /** Where the data came from, for the output's meta (default: the export and its inputs). */
   source?: string | undefined;
   /** Stops the import (Ctrl-C): nothing is written. */
@@ -71,6 +69,12 @@ export interface McdImportReport {
 }
 
 const PAYER = { payer_id: "CMS", display_name: "Medicare (CMS)" };
+/**
+ * The most code links one document may have unless `--max-links` says more: the largest in the
+ * export are articles of some 20,000 ICD-10-CM codes; a document's links are held in memory
+ * (~100 bytes each) until it is written, so a code list of millions is a bomb, refused.
+ */
+export const MAX_DOCUMENT_LINKS = 1_000_000;
 const MCD = "https://www.cms.gov/medicare-coverage-database";
 const LISTING = {
   lcd: `${MCD}/reports/local-coverage-final-lcds-state-report.aspx`,
@@ -284,6 +288,22 @@ class McdImport {
         `no lcd.csv, article.csv or ncd_trkg.csv in ${this.set.inputs.join(", ")}`,
         "Give the MCD export as downloaded (all_data.zip, current_lcd.zip, current_article.zip, ncd.zip, ...) or the folder it was extracted to.",
       );
+    // A document table's links without the table: the export is incomplete (the import would
+    // otherwise say "0 LCDs" and exit 0).
+    for (const [kind, table] of [
+      ["L", "lcd.csv"],
+      ["A", "article.csv"],
+    ] as const) {
+      const linked = [
+        kind === "L" ? "lcd_x_contractor.csv" : "article_x_contractor.csv",
+        ...CODE_TABLES.filter((t) => t.doc === kind).flatMap((t) => [t.file, t.groups]),
+      ].find((n) => this.has(n));
+      if (linked && !this.has(table))
+        throw new UsageError(
+          `${table} is missing from ${this.set.inputs.join(", ")} (its tables such as ${linked} are there)`,
+          "Give the whole export (the zip as downloaded, or every file of its folder).",
+        );
+    }
     const needed: string[] = [];
     if (this.has("lcd.csv") || this.has("article.csv"))
       needed.push(
@@ -476,6 +496,7 @@ class McdImport {
             break;
         }
         const list = this.codeLinks.get(doc) ?? [];
+        if (list.length >= this.maxLinks * 3) this.tooManyLinks(doc, file);
         list.push(code, CODE_SYSTEMS.indexOf(system) * 4 + RELATIONSHIPS.indexOf(relationship));
         list.push(group?.category ?? null);
         this.codeLinks.set(doc, list);
@@ -486,6 +507,20 @@ class McdImport {
           this.describe("HCPCS", code, row.get("long_description").trim(), "export");
       });
     }
+  }
+
+  private get maxLinks(): number {
+    return this.options.maxLinks ?? MAX_DOCUMENT_LINKS;
+  }
+
+  /** A document past the limit: refused by name, with the flag that raises the limit. */
+  private tooManyLinks(doc: string, file: string): never {
+    const [kind, id, version] = doc.split(":");
+    const name = kind === "L" ? `LCD L${id}` : `article A${id}`;
+    throw new UsageError(
+      `${file}: ${name} (version ${version}) has more than ${this.maxLinks.toLocaleString("en-US")} code links`,
+      `No document of the export has that many (a zip bomb, or a damaged export). If it is right, raise the limit with --max-links N (memory grows by ~100 bytes a link).`,
+    );
   }
 
   /**
@@ -702,7 +737,8 @@ class McdImport {
     const markdown = new Map<string, string>();
     const md = (column: string) => {
       let text = markdown.get(column);
-      if (text === undefined) markdown.set(column, (text = htmlToMarkdown(row.get(column))));
+      if (text === undefined)
+        markdown.set(column, (text = htmlToMarkdownInPieces(row.get(column))));
       return text;
     };
     const criteria = doc.criteria

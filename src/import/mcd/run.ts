@@ -1,10 +1,10 @@
-import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { CommandContext } from "../../cli/context.js";
 import { JsonDatasetSink } from "../../dataset/json-sink.js";
 import { addTextFolder } from "../../dataset/text-store.js";
 import type { DatasetSink } from "../../dataset/sink.js";
 import { UsageError } from "../../errors.js";
+import { checkOutputPath } from "../../files/temp-output.js";
 import { formatImportSummary } from "../../output/import-summary.js";
 import { importMcd, type McdImportReport } from "./import.js";
 
@@ -14,6 +14,7 @@ export interface ImportFlags {
   hcpcs?: string;
   strict?: boolean;
   force?: boolean;
+  maxLinks?: number;
   /** Where the data came from, for the snapshot's meta (default: the inputs' paths). */
   source?: string;
 }
@@ -22,7 +23,11 @@ export interface ImportFlags {
  * The sink for an output path, by its extension: `.json` a dataset file, `.db` a snapshot.
  * Throws before any work when the path exists and `force` is not given.
  */
-export async function openOutputSink(output: string, force: boolean): Promise<DatasetSink> {
+export async function openOutputSink(
+  output: string,
+  force: boolean,
+  signal?: AbortSignal,
+): Promise<DatasetSink> {
   const ext = path.extname(output).toLowerCase();
   const snapshot = ext === ".db" || ext === ".sqlite" || ext === ".sqlite3";
   if (!snapshot && ext !== ".json")
@@ -30,21 +35,11 @@ export async function openOutputSink(output: string, force: boolean): Promise<Da
       `-o ${output}: the output must end in .json (a dataset file) or .db (a snapshot)`,
       "Choose a path such as medicare.json.",
     );
-  const folder = await stat(path.dirname(path.resolve(output))).catch(() => undefined);
-  if (!folder?.isDirectory())
-    throw new UsageError(
-      `-o ${output}: the folder ${path.dirname(output)} does not exist`,
-      "Create it first, or choose another path with -o.",
-    );
-  if (!force && (await stat(output).catch(() => undefined)))
-    throw new UsageError(
-      `${output} already exists`,
-      "Add --force to replace it, or choose another path with -o.",
-    );
+  checkOutputPath(output, force);
   if (!snapshot) return new JsonDatasetSink(output, force);
   // node:sqlite loads only here, for a snapshot (Node 22.13+; a clear exit 2 before that).
   const { openSnapshotWriter } = await import("../../snapshot/writer.js");
-  return addTextFolder(await openSnapshotWriter(output, { force }), output);
+  return addTextFolder(await openSnapshotWriter(output, { force, signal }), output);
 }
 
 /** `coverage data import mcd` (and `data pull`): imports, then prints the summary on stderr. */
@@ -53,15 +48,23 @@ export async function runMcdImport(
   flags: ImportFlags,
   ctx: CommandContext,
 ): Promise<McdImportReport> {
-  const sink = await openOutputSink(flags.output, Boolean(flags.force));
-  const report = await importMcd(inputs, sink, {
-    icd10cm: flags.icd10cm,
-    hcpcs: flags.hcpcs,
-    strict: flags.strict,
-    source: flags.source,
-    signal: ctx.signal,
-    progress: (message) => ctx.notice(`${message}…`),
-  });
+  const sink = await openOutputSink(flags.output, Boolean(flags.force), ctx.signal);
+  let report: McdImportReport;
+  try {
+    report = await importMcd(inputs, sink, {
+      icd10cm: flags.icd10cm,
+      hcpcs: flags.hcpcs,
+      strict: flags.strict,
+      maxLinks: flags.maxLinks,
+      source: flags.source,
+      signal: ctx.signal,
+      progress: (message) => ctx.notice(`${message}…`),
+    });
+  } catch (err) {
+    // An input that fails before the import starts (a missing path, a truncated zip) too.
+    await sink.abort();
+    throw err;
+  }
   if (!ctx.settings.quiet)
     ctx.io.stderr.write(`${formatImportSummary(report, flags.output).join("\n")}\n`);
   return report;

@@ -39,7 +39,16 @@ function openZipBuffer(buffer: Buffer): Promise<Zip> {
   );
 }
 
-function listEntries(zip: Zip): Promise<yauzl.Entry[]> {
+/** The largest table a zip entry may declare (uncompressed): larger is refused unread. */
+export const MAX_ENTRY_BYTES = 8 * 1024 ** 3;
+/** The largest zip inside a zip (read into memory to be opened). */
+export const MAX_NESTED_ZIP_BYTES = 1024 ** 3;
+/** Uncompressed over compressed size past which a large entry is a bomb (CSV text: 5-30). */
+export const MAX_RATIO = 200;
+// Below this size an entry is read whatever its ratio (a small file of one repeated byte).
+const RATIO_FROM_BYTES = 64 * 1024 ** 2;
+
+function listEntries(zip: Zip, label: string): Promise<yauzl.Entry[]> {
   return new Promise((resolve, reject) => {
     const entries: yauzl.Entry[] = [];
     zip.on("entry", (entry: yauzl.Entry) => {
@@ -47,9 +56,38 @@ function listEntries(zip: Zip): Promise<yauzl.Entry[]> {
       zip.readEntry();
     });
     zip.once("end", () => resolve(entries));
-    zip.once("error", reject);
+    zip.once("error", (err: Error) => reject(unsafeName(err, label) ?? err));
     zip.readEntry();
   });
+}
+
+/** yauzl's refusal of an absolute or climbing entry name, as the usage error it is. */
+function unsafeName(err: Error, label: string): UsageError | undefined {
+  const m = /^(absolute path|invalid relative path|invalid characters in fileName): (.*)$/s.exec(
+    err.message,
+  );
+  if (!m) return undefined;
+  return new UsageError(
+    `${label}: the zip holds an entry named '${m[2]}' (an absolute or climbing path); nothing was extracted`,
+    "Give the export as CMS publishes it: its entries are plain file names.",
+  );
+}
+
+/** Refuses an entry that declares a bomb's size or compression ratio, before it is read. */
+function checkEntrySize(entry: yauzl.Entry, where: string, limit: number): void {
+  const size = entry.uncompressedSize;
+  const ratio = size / Math.max(1, entry.compressedSize);
+  const mb = (n: number) => `${Math.round(n / 1024 ** 2).toLocaleString("en-US")} MB`;
+  if (size > limit)
+    throw new UsageError(
+      `${where}: the zip entry declares ${mb(size)}, more than the ${mb(limit)} an entry may have`,
+      "The zip is not the MCD export (or is damaged); download it again.",
+    );
+  if (size >= RATIO_FROM_BYTES && ratio > MAX_RATIO)
+    throw new UsageError(
+      `${where}: the zip entry expands ${Math.round(ratio)} times (${mb(entry.compressedSize)} to ${mb(size)}), a zip bomb's ratio (the export's tables expand less than ${MAX_RATIO} times)`,
+      "The zip is not the MCD export (or is damaged); download it again.",
+    );
 }
 
 function openEntry(zip: Zip, entry: yauzl.Entry): Promise<Readable> {
@@ -82,14 +120,18 @@ export async function findTables(inputs: string[]): Promise<TableSet> {
   };
 
   async function addZip(zip: Zip, label: string): Promise<void> {
-    for (const entry of await listEntries(zip)) {
+    for (const entry of await listEntries(zip, label)) {
       const name = entry.fileName;
       if (name.endsWith("/")) continue;
       const base = path.posix.basename(name);
       const where = `${label} > ${base}`;
-      if (isCsv(base))
+      if (isCsv(base)) {
+        checkEntrySize(entry, where, MAX_ENTRY_BYTES);
         add({ name: base.toLowerCase(), label: where, open: () => openEntry(zip, entry) });
-      else if (isZip(base)) await addZip(await openZipBuffer(await readEntry(zip, entry)), where);
+      } else if (isZip(base)) {
+        checkEntrySize(entry, where, MAX_NESTED_ZIP_BYTES);
+        await addZip(await openZipBuffer(await readEntry(zip, entry)), where);
+      }
     }
   }
 
@@ -168,7 +210,7 @@ export async function openTextInput(
     throw new UsageError(`${flag}: cannot read '${file}'`, "Give the file as CMS publishes it.");
   if (!isZip(file)) return { stream: createReadStream(file), close: () => undefined };
   const zip = await openZipFile(file);
-  const entry = (await listEntries(zip)).find((e) => want(path.posix.basename(e.fileName)));
+  const entry = (await listEntries(zip, file)).find((e) => want(path.posix.basename(e.fileName)));
   if (!entry) {
     zip.close();
     throw new UsageError(

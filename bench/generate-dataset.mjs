@@ -3,6 +3,7 @@
 //
 //   node bench/generate-dataset.mjs [--out bench/out/big.json] [--versions 20000]
 //        [--links 1000000] [--payers 50] [--lobs 500] [--codes 30000] [--seed 7]
+//        [--procedures 0]
 //
 // The shape follows the Medicare articles (many ICD-10-CM links per policy, a few very popular
 // codes, most codes rare): code popularity is skewed, so a code such as E11.9 sits in a few
@@ -20,6 +21,10 @@ const { values: opts } = parseArgs({
     lobs: { type: "string", default: "500" },
     codes: { type: "string", default: "30000" },
     seed: { type: "string", default: "7" },
+    // CPT/HCPCS codes each version also lists (1 to 4 of them), for `coverage check`: procedure
+    // i is CPT 9xxxx, every fifth one HCPCS Exxxx (procedureCode below; bench/check.mjs makes
+    // claim lines from the same formula). 0 leaves the dataset as it was.
+    procedures: { type: "string", default: "0" },
   },
 });
 
@@ -28,6 +33,14 @@ const LINKS = Number(opts.links);
 const PAYERS = Number(opts.payers);
 const LOBS = Number(opts.lobs);
 const CODES = Number(opts.codes);
+const PROCEDURES = Number(opts.procedures);
+
+/** The i-th procedure of the pool (the same formula as bench/check.mjs). */
+function procedureCode(i) {
+  return i % 5 === 4
+    ? { code_system: "HCPCS", code: `E${String(1000 + i).padStart(4, "0")}` }
+    : { code_system: "CPT", code: String(90000 + i) };
+}
 
 /** mulberry32: small, fast and the same on every machine. */
 function rng(seed) {
@@ -213,6 +226,18 @@ while (written < VERSIONS) {
         category: rand() < 0.7 ? null : `Group ${1 + int(5)}`,
       })),
     };
+    // Drawn only when asked, so that the default dataset stays the same, byte for byte.
+    if (PROCEDURES > 0) {
+      const picked = new Set();
+      const n = 1 + int(4);
+      while (picked.size < n)
+        picked.add(Math.min(PROCEDURES - 1, Math.floor(PROCEDURES * rand() ** 2)));
+      for (const i of picked) {
+        const r = rand();
+        const relationship = r < 0.8 ? "COVERS" : r < 0.9 ? "DOES_NOT_COVER" : "REFERENCES";
+        policy.codes.unshift({ ...procedureCode(i), relationship, category: null });
+      }
+    }
     emit(`${written ? ",\n" : ""}${JSON.stringify(policy)}`);
     written++;
     from = next;

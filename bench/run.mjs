@@ -3,13 +3,16 @@
 // baseline in the same run (interleaved), reported as medians and ratios with PASS/FAIL per
 // target. It is a measurement, not a test: it always exits 0 once it has run.
 //
-//   node bench/run.mjs [cold] [scale] [all] [download] [load] [heavy] [mcd] [snapshot] [mcp]   (default: every part)
+//   node bench/run.mjs [cold] [scale] [all] [download] [load] [heavy] [mcd] [snapshot] [mcp] [check]
+//   (default: every part)
 // Env: BENCH_RUNS (cold-start runs per case, default 20), BENCH_SCALE_RUNS (default 5),
 //      BENCH_NODES (Node binaries for the cold start, besides this one; default: the Node 20,
 //      22 and 24 that .ci/run keeps in ~/.cache/coverage-ci),
 //      BENCH_DOWNLOAD_RUNS (default 11), BENCH_MCD_RUNS (default 3), BENCH_SNAPSHOT_RUNS (default 10),
 //      BENCH_SERVE_REQUESTS (per client, default 100), BENCH_SKIP_5M (skip the 5M-link snapshot),
 //      BENCH_SERVE_ONLY (of the snapshot part, only serve on the 1M-link snapshot),
+//      BENCH_CHECK_LINES (claim lines of the check part, default 100000; its 10x smaller run
+//      beside it), BENCH_CHECK_COMBINATIONS (default 2000),
 //      BENCH_LOAD_SECONDS (the serve load run, default 30), BENCH_LOAD_CLIENTS (default 10),
 //      BENCH_HEAVY_SIZES (codes per heavy body, default 2000,10000,29998), BENCH_HEAVY_RUNS
 //      (default 3), BENCH_HEAVY_BASELINE_MAX (largest body sent to a baseline build, default
@@ -612,6 +615,8 @@ async function heavy() {
 
 const { snapshotPart } = await import("./snapshot.mjs");
 const snapshot = () => snapshotPart(ensureDataset);
+const { checkPart } = await import("./check.mjs");
+const check = () => checkPart(ensureDataset);
 const { mcpPart } = await import("./mcp.mjs");
 const mcp = () => mcpPart(ensureDataset);
 for (const [name, part] of Object.entries({
@@ -624,6 +629,7 @@ for (const [name, part] of Object.entries({
   mcd: mcdImport,
   pull: dataPull,
   snapshot,
+  check,
   mcp,
 })) {
   if (!want(name)) continue;

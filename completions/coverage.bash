@@ -5,7 +5,7 @@
 # The subcommands of a command path ($1: names joined by spaces, empty for the root).
 _coverage_commands() {
   case "$1" in
-    '') REPLY='search policy payers lobs updates code matrix versions diff download health config completion serve mcp data help' ;;
+    '') REPLY='search policy payers lobs updates code matrix versions diff check download health config completion serve mcp data help' ;;
     'config') REPLY='get set unset list path help' ;;
     'data') REPLY='build export info import pull list help' ;;
     'data import') REPLY='mcd help' ;;
@@ -16,80 +16,86 @@ _coverage_commands() {
 # The options recognised after a command path: its own, then those of its parents.
 _coverage_options() {
   case "$1" in
-    '') REPLY='--version --api-url --sandbox --local --data --today --profile --json --format
+    '') REPLY='--version --api-url --sandbox --local --data --today --profile --json --format --bom
       --no-color -q --quiet -v --verbose --timeout -h --help' ;;
     'search') REPLY='--query --code --relationship --match --payer --lob --lob-id --state
       --effective-start --effective-end --effective-on --retired --no-retired --sort --limit
       --offset --applicability --code-groups --body --all --dry-run --fields -h --help --api-url
-      --sandbox --local --data --today --profile --json --format --no-color -q --quiet -v --verbose
-      --timeout' ;;
-    'policy') REPLY='--criteria --dry-run -h --help --api-url --sandbox --local --data --today
-      --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
-    'payers') REPLY='--lob --limit --offset --all --dry-run --fields -h --help --api-url --sandbox
-      --local --data --today --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
-    'lobs') REPLY='--lob --payer --state --limit --offset --all --dry-run --fields -h --help
-      --api-url --sandbox --local --data --today --profile --json --format --no-color -q --quiet -v
+      --sandbox --local --data --today --profile --json --format --bom --no-color -q --quiet -v
       --verbose --timeout' ;;
+    'policy') REPLY='--criteria --dry-run -h --help --api-url --sandbox --local --data --today
+      --profile --json --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
+    'payers') REPLY='--lob --limit --offset --all --dry-run --fields -h --help --api-url --sandbox
+      --local --data --today --profile --json --format --bom --no-color -q --quiet -v --verbose
+      --timeout' ;;
+    'lobs') REPLY='--lob --payer --state --limit --offset --all --dry-run --fields -h --help
+      --api-url --sandbox --local --data --today --profile --json --format --bom --no-color -q
+      --quiet -v --verbose --timeout' ;;
     'updates') REPLY='--days --payer --lob --code --changes --limit --offset --all --dry-run
-      --fields -h --help --api-url --sandbox --local --data --today --profile --json --format
+      --fields -h --help --api-url --sandbox --local --data --today --profile --json --format --bom
       --no-color -q --quiet -v --verbose --timeout' ;;
     'code') REPLY='--state --lob --payer --effective-on --dry-run -h --help --api-url --sandbox
-      --local --data --today --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
-    'matrix') REPLY='--code --state --lob --payer --effective-on --dry-run -h --help --api-url
-      --sandbox --local --data --today --profile --json --format --no-color -q --quiet -v --verbose
+      --local --data --today --profile --json --format --bom --no-color -q --quiet -v --verbose
       --timeout' ;;
+    'matrix') REPLY='--code --state --lob --payer --effective-on --dry-run -h --help --api-url
+      --sandbox --local --data --today --profile --json --format --bom --no-color -q --quiet -v
+      --verbose --timeout' ;;
     'versions') REPLY='--dry-run -h --help --api-url --sandbox --local --data --today --profile
-      --json --format --no-color -q --quiet -v --verbose --timeout' ;;
+      --json --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'diff') REPLY='--dry-run -h --help --api-url --sandbox --local --data --today --profile --json
-      --format --no-color -q --quiet -v --verbose --timeout' ;;
+      --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
+    'check') REPLY='--procedure --diagnosis --state --exact-state --lob --payer --date --input
+      --strict --fail-on --dry-run -h --help --api-url --sandbox --local --data --today --profile
+      --json --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'download') REPLY='--text -o --output --force --url-only --dry-run -h --help --api-url --sandbox
-      --local --data --today --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
+      --local --data --today --profile --json --format --bom --no-color -q --quiet -v --verbose
+      --timeout' ;;
     'health') REPLY='--dry-run -h --help --api-url --sandbox --local --data --today --profile --json
-      --format --no-color -q --quiet -v --verbose --timeout' ;;
+      --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'config') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json --format
-      --no-color -q --quiet -v --verbose --timeout' ;;
+      --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'config get') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json
-      --format --no-color -q --quiet -v --verbose --timeout' ;;
+      --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'config set') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json
-      --format --no-color -q --quiet -v --verbose --timeout' ;;
+      --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'config unset') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json
-      --format --no-color -q --quiet -v --verbose --timeout' ;;
+      --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'config list') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json
-      --format --no-color -q --quiet -v --verbose --timeout' ;;
+      --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'config path') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json
-      --format --no-color -q --quiet -v --verbose --timeout' ;;
-    'config help') REPLY='--api-url --sandbox --local --data --today --profile --json --format
+      --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
+    'config help') REPLY='--api-url --sandbox --local --data --today --profile --json --format --bom
       --no-color -q --quiet -v --verbose --timeout' ;;
     'completion') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json
-      --format --no-color -q --quiet -v --verbose --timeout' ;;
+      --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'serve') REPLY='--port --host --api-key --sandbox -h --help --api-url --local --data --today
-      --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
+      --profile --json --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'mcp') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json --format
-      --no-color -q --quiet -v --verbose --timeout' ;;
+      --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'data') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json --format
-      --no-color -q --quiet -v --verbose --timeout' ;;
+      --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'data build') REPLY='-o --output --force -h --help --api-url --sandbox --local --data --today
-      --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
+      --profile --json --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'data export') REPLY='-o --output --force -h --help --api-url --sandbox --local --data --today
-      --profile --json --format --no-color -q --quiet -v --verbose --timeout' ;;
+      --profile --json --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'data info') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json
-      --format --no-color -q --quiet -v --verbose --timeout' ;;
+      --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'data import') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json
-      --format --no-color -q --quiet -v --verbose --timeout' ;;
+      --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'data import mcd') REPLY='-o --output --icd10cm --hcpcs --strict --force -h --help --api-url
-      --sandbox --local --data --today --profile --json --format --no-color -q --quiet -v --verbose
-      --timeout' ;;
-    'data import help') REPLY='--api-url --sandbox --local --data --today --profile --json --format
-      --no-color -q --quiet -v --verbose --timeout' ;;
-    'data pull') REPLY='--history --no-codes --force --source --icd10cm-url --hcpcs-url -h --help
-      --api-url --sandbox --local --data --today --profile --json --format --no-color -q --quiet -v
+      --sandbox --local --data --today --profile --json --format --bom --no-color -q --quiet -v
       --verbose --timeout' ;;
+    'data import help') REPLY='--api-url --sandbox --local --data --today --profile --json --format
+      --bom --no-color -q --quiet -v --verbose --timeout' ;;
+    'data pull') REPLY='--history --no-codes --force --source --icd10cm-url --hcpcs-url -h --help
+      --api-url --sandbox --local --data --today --profile --json --format --bom --no-color -q
+      --quiet -v --verbose --timeout' ;;
     'data list') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json
-      --format --no-color -q --quiet -v --verbose --timeout' ;;
-    'data help') REPLY='--api-url --sandbox --local --data --today --profile --json --format
+      --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
+    'data help') REPLY='--api-url --sandbox --local --data --today --profile --json --format --bom
       --no-color -q --quiet -v --verbose --timeout' ;;
     'help') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json --format
-      --no-color -q --quiet -v --verbose --timeout' ;;
+      --bom --no-color -q --quiet -v --verbose --timeout' ;;
     *) REPLY='' ;;
   esac
 }
@@ -98,7 +104,7 @@ _coverage_options() {
 # choices|list|partial then the values; empty when the command does not define it.
 _coverage_option() {
   case "$1|$2" in
-    '|--version'|'|--sandbox'|'|--local'|'|--json'|'|--no-color'|'|-q'|'|--quiet'|'|-v'|\
+    '|--version'|'|--sandbox'|'|--local'|'|--json'|'|--bom'|'|--no-color'|'|-q'|'|--quiet'|'|-v'|\
     '|--verbose'|'|-h'|'|--help'|'search|--retired'|'search|--no-retired'|'search|--applicability'|\
     'search|--code-groups'|'search|--all'|'search|--dry-run'|'search|-h'|'search|--help'|\
     'policy|--criteria'|'policy|--dry-run'|'policy|-h'|'policy|--help'|'payers|--all'|\
@@ -106,7 +112,8 @@ _coverage_option() {
     'lobs|--help'|'updates|--changes'|'updates|--all'|'updates|--dry-run'|'updates|-h'|\
     'updates|--help'|'code|--dry-run'|'code|-h'|'code|--help'|'matrix|--dry-run'|'matrix|-h'|\
     'matrix|--help'|'versions|--dry-run'|'versions|-h'|'versions|--help'|'diff|--dry-run'|'diff|-h'|\
-    'diff|--help'|'download|--text'|'download|--force'|'download|--url-only'|'download|--dry-run'|\
+    'diff|--help'|'check|--exact-state'|'check|--strict'|'check|--dry-run'|'check|-h'|\
+    'check|--help'|'download|--text'|'download|--force'|'download|--url-only'|'download|--dry-run'|\
     'download|-h'|'download|--help'|'health|--dry-run'|'health|-h'|'health|--help'|'config|-h'|\
     'config|--help'|'config get|-h'|'config get|--help'|'config set|-h'|'config set|--help'|\
     'config unset|-h'|'config unset|--help'|'config list|-h'|'config list|--help'|'config path|-h'|\
@@ -122,22 +129,25 @@ _coverage_option() {
     'search|--limit'|'search|--offset'|'payers|--limit'|'payers|--offset'|'lobs|--payer'|\
     'lobs|--limit'|'lobs|--offset'|'updates|--days'|'updates|--payer'|'updates|--limit'|\
     'updates|--offset'|'code|--payer'|'code|--effective-on'|'matrix|--payer'|\
-    'matrix|--effective-on'|'serve|--port'|'serve|--host'|'serve|--api-key'|'data pull|--source'|\
-    'data pull|--icd10cm-url'|'data pull|--hcpcs-url') REPLY='text' ;;
-    '|--data'|'search|--body'|'download|-o'|'download|--output'|'data build|-o'|\
+    'matrix|--effective-on'|'check|--procedure'|'check|--diagnosis'|'check|--payer'|'check|--date'|\
+    'serve|--port'|'serve|--host'|'serve|--api-key'|'data pull|--source'|'data pull|--icd10cm-url'|\
+    'data pull|--hcpcs-url') REPLY='text' ;;
+    '|--data'|'search|--body'|'check|--input'|'download|-o'|'download|--output'|'data build|-o'|\
     'data build|--output'|'data export|-o'|'data export|--output'|'data import mcd|-o'|\
     'data import mcd|--output'|'data import mcd|--icd10cm'|'data import mcd|--hcpcs') REPLY='file' ;;
     '|--format') REPLY='choices table json ndjson csv' ;;
     'search|--code'|'updates|--code'|'matrix|--code') REPLY='partial CPT: CPT_MODIFIER: HCPCS: HCPCS_MODIFIER: ICD10CM:' ;;
     'search|--relationship') REPLY='list covers does-not-cover references' ;;
     'search|--match') REPLY='choices any all' ;;
-    'search|--lob'|'payers|--lob'|'lobs|--lob'|'updates|--lob'|'code|--lob'|'matrix|--lob') REPLY='list commercial medicare_part_a medicare_part_b medicare_advantage medicare_part_d medicaid individual_aca' ;;
-    'search|--state'|'lobs|--state'|'code|--state'|'matrix|--state') REPLY='list AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC AS GU PR VI CNMI NF SF DN QN UN EM WM' ;;
+    'search|--lob'|'payers|--lob'|'lobs|--lob'|'updates|--lob'|'code|--lob'|'matrix|--lob'|\
+    'check|--lob') REPLY='list commercial medicare_part_a medicare_part_b medicare_advantage medicare_part_d medicaid individual_aca' ;;
+    'search|--state'|'lobs|--state'|'code|--state'|'matrix|--state'|'check|--state') REPLY='list AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC AS GU PR VI CNMI NF SF DN QN UN EM WM' ;;
     'search|--sort') REPLY='choices policy_id_asc policy_id_desc title_asc title_desc policy_number_asc policy_number_desc relevance' ;;
-    'search|--fields') REPLY='list policy_id policy_number title payer_names payer_ids lobs states scope verdict status effective_from_date effective_to_date score summary file_url file_type listing_url applicability code_groups' ;;
+    'search|--fields') REPLY='list policy_id policy_number title payer_names payer_ids lobs states scope scopes verdict status effective_from_date effective_to_date score summary file_url file_type listing_url applicability code_groups' ;;
     'payers|--fields') REPLY='list payer_id display_name' ;;
     'lobs|--fields') REPLY='list lob_id payer_id payer_name lob state' ;;
     'updates|--fields') REPLY='list policy_id policy_number title effective_from_date change_type payer_id payer_display_name file_url changes predecessor_id' ;;
+    'check|--fail-on') REPLY='list procedure-not-covered diagnosis-not-covered supported diagnosis-not-listed no-diagnosis-limits mentioned-only not-addressed' ;;
     *) REPLY='' ;;
   esac
 }
@@ -156,7 +166,7 @@ _coverage_argument() {
     'data import help|0') REPLY='choices mcd' ;;
     'data pull|0') REPLY='choices medicare' ;;
     'data help|0') REPLY='choices build export info import pull list' ;;
-    'help|0') REPLY='choices search policy payers lobs updates code matrix versions diff download health config completion serve mcp data' ;;
+    'help|0') REPLY='choices search policy payers lobs updates code matrix versions diff check download health config completion serve mcp data' ;;
     *) REPLY='text' ;;
   esac
 }

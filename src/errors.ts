@@ -14,6 +14,7 @@ export const ExitCode = {
   auth: 3,
   notFound: 4,
   rateLimited: 5,
+  checkFailed: 6,
   interrupted: 130,
 } as const;
 
@@ -48,6 +49,11 @@ export class NotFoundError extends CliError {
 /** Still rate limited after the retries (exit 5). */
 export class RateLimitError extends CliError {
   override readonly exitCode = ExitCode.rateLimited;
+}
+
+/** `coverage check --fail-on`: a row had one of the verdicts named (exit 6). */
+export class CheckFailedError extends CliError {
+  override readonly exitCode = ExitCode.checkFailed;
 }
 
 /** Ctrl-C (exit 130). */

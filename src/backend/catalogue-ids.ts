@@ -24,3 +24,15 @@ export async function listCatalogueIds(
   }
   return ids;
 }
+
+/**
+ * A payer id that has LOBs but no linked version (so not in `/v1/payers`), found by one
+ * `/v1/lobs?payer_ids=ID` (the id as typed); else undefined.
+ */
+export async function confirmPayerByLobs(
+  client: ApiClient,
+  id: string,
+): Promise<string | undefined> {
+  const page = await client.lobs(client.build.lobs({ payer_ids: [id], limit: 1 }));
+  return page.data[0]?.payer_id === id ? id : undefined;
+}

@@ -95,6 +95,7 @@ export async function createContext(
     settings.backend = { ...backend, data: await resolveNamedData(backend.data, env) };
   }
   const io = await createIo(flags.color, env, run.stdout, run.stderr);
+  io.bom = flags.bom === true;
   const now = run.now ?? (() => new Date());
   let transport: Promise<OpenBackend> | undefined;
   // While a call is pending (after ~300 ms, on a terminal): a spinner on stderr.

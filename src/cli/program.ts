@@ -30,6 +30,7 @@ export function createProgram(run: RunEnvironment, argv?: readonly string[]): Co
     .addOption(
       new Option("--format <format>", "output format").choices(["table", "json", "ndjson", "csv"]),
     )
+    .option("--bom", "CSV starts with a UTF-8 byte-order mark (for Excel on Windows)")
     .option("--no-color", "no colour (NO_COLOR and FORCE_COLOR are honoured too)")
     .option("-q, --quiet", "no notices or warnings on stderr")
     .option("-v, --verbose", "log each HTTP request on stderr; stack traces on errors")

@@ -17,6 +17,7 @@ export interface GlobalFlags {
   profile?: string;
   json?: boolean;
   format?: string;
+  bom?: boolean;
   color?: boolean;
   quiet?: boolean;
   verbose?: boolean;

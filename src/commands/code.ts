@@ -32,7 +32,8 @@ export function registerCode(program: Command, run: RunEnvironment): void {
         const found = await fetchCodeView(ctx, ref, opts);
         if (!found) return;
         const { buildCodeReport, flattenCodeReport } = await import("../views/code-view.js");
-        const report = buildCodeReport(found.items, ref, await ctx.today(), found.day);
+        const today = await ctx.today();
+        const report = buildCodeReport(found.items, ref, today, found.day);
         const { writeView } = await import("../output/view-output.js");
         await writeView(report, {
           format: ctx.settings.format,
@@ -40,8 +41,9 @@ export function registerCode(program: Command, run: RunEnvironment): void {
           command: "code",
           rows: flattenCodeReport(report),
           csvColumns: CODE_CSV_COLUMNS,
+          emptyMessage: "No policy lists this code.",
           renderTable: async () =>
-            (await import("../output/code-report-view.js")).renderCodeReport(report, ctx.io),
+            (await import("../output/code-report-view.js")).renderCodeReport(report, ctx.io, today),
         });
       }),
     );

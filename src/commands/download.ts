@@ -39,8 +39,15 @@ export function registerDownload(program: Command, run: RunEnvironment): void {
       withContext<Opts>(run, async (ctx, opts, [id]) => {
         const request = ctx.offlineClient().build.downloadUrl(id as string, downloadVariant(opts));
         if (opts.dryRun) return ctx.printDryRun(request);
-        // A fresh link for every download: links are short-lived and never cached.
-        const link = await (await ctx.client()).downloadUrl(request);
+        // A fresh link for every download: links are short-lived and never cached. A key
+        // (cms-lcd/L33718) means today's version, as for `policy`.
+        const client = await ctx.client();
+        const fetch = await import("../views/fetch.js");
+        const link = await fetch.getPolicyByArg(client, id as string, await ctx.today(), (v) =>
+          client.downloadUrl(
+            v === id ? request : client.build.downloadUrl(v, downloadVariant(opts)),
+          ),
+        );
         if (opts.urlOnly) {
           ctx.io.stdout.write(formatJson(ctx.io, link, 2) + "\n");
           return;

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { RunEnvironment } from "../cli/context.js";
+import { registerCheck } from "./check.js";
 import { registerCode } from "./code.js";
 import { registerCompletion } from "./completion.js";
 import { registerConfig } from "./config.js";
@@ -30,6 +31,7 @@ const COMMANDS: ReadonlyArray<readonly [string, (program: Command, run: RunEnvir
     ["matrix", registerMatrix],
     ["versions", registerVersions],
     ["diff", registerDiff],
+    ["check", registerCheck],
     ["download", registerDownload],
     ["health", registerHealth],
     ["config", registerConfig],

@@ -1,6 +1,6 @@
 import type { ApiRequest } from "../api/request.js";
 import type { ApiClient } from "../backend/client.js";
-import { listCatalogueIds } from "../backend/catalogue-ids.js";
+import { confirmPayerByLobs, listCatalogueIds } from "../backend/catalogue-ids.js";
 import { fetchPages } from "../backend/paginate.js";
 import type { CommandContext } from "../cli/context.js";
 import type { Envelope } from "../contract/index.js";
@@ -29,6 +29,14 @@ export interface ListCommand<T> {
   widen?: (input: Record<string, unknown>, fields: string[] | undefined) => Record<string, unknown>;
   /** Reshapes each page once received (narrowing, added fields); paging follows the raw pages. */
   transform?: (client: ApiClient, page: Envelope<T>) => Promise<Envelope<T>>;
+  /**
+   * Set when the transform narrows (drops items), to an item's key: without `--all`, further
+   * raw pages are read until the page holds `limit` items or the list ends, and stderr says
+   * when more may remain.
+   */
+  fillKey?: (item: T) => string;
+  /** The `limit` of a page when the input sets none (the server's default). */
+  defaultLimit?: number;
   /** How to show the items; called once the backend is open (so it may ask for today). */
   view: (
     fields: string[] | undefined,
@@ -49,8 +57,11 @@ export async function runListCommand<T>(ctx: CommandContext, spec: ListCommand<T
   const client = await ctx.client();
   // Every check has passed; only now may the payer or LOB list be asked for.
   const respelled = spec.idFields
-    ? await respellInput(spec.input, spec.idFields, (kind) =>
-        listCatalogueIds(client, kind, ctx.warn),
+    ? await respellInput(
+        spec.input,
+        spec.idFields,
+        (kind) => listCatalogueIds(client, kind, ctx.warn),
+        (id) => confirmPayerByLobs(client, id),
       )
     : spec.input;
   const input = isTabular(format) && spec.widen ? spec.widen(respelled, fields) : respelled;
@@ -74,6 +85,23 @@ export async function runListCommand<T>(ctx: CommandContext, spec: ListCommand<T
     holdLimit,
   };
   if (!transform) return writeList(raw, output);
+  if (spec.fillKey && !spec.all) {
+    const limit = typeof input.limit === "number" ? input.limit : (spec.defaultLimit ?? 20);
+    const send = (offset: number) =>
+      spec.send(client, offset === start ? request : build({ ...input, offset }));
+    const narrow = (page: Envelope<T>) => transform(client, page);
+    const page = await fillPage(send, narrow, spec.fillKey, start, limit, ctx.warn);
+    if (page.has_more)
+      ctx.warn(
+        `more items may match after these ${page.data.length}: add --offset ${page.next}, or --all for every page.`,
+      );
+    return writeList(
+      (async function* () {
+        yield page;
+      })(),
+      { ...output, moreHint: undefined },
+    );
+  }
   // The next offset is the raw page's: a narrowed page holds fewer items than were skipped.
   let next = start;
   async function* reshaped(): AsyncGenerator<Envelope<T>> {
@@ -84,4 +112,39 @@ export async function runListCommand<T>(ctx: CommandContext, spec: ListCommand<T
   }
   const moreHint = view.moreHint && (() => view.moreHint!(next));
   await writeList(reshaped(), { ...output, moreHint });
+}
+
+/**
+ * One page of `limit` narrowed items: raw pages are read from `start` and narrowed until the
+ * page is full or the list ends. `next` is the raw offset just after the last item kept (found
+ * in its raw page by key, since a transform may copy items).
+ */
+async function fillPage<T>(
+  send: (offset: number) => Promise<Envelope<T>>,
+  narrow: (page: Envelope<T>) => Promise<Envelope<T>>,
+  keyOf: (item: T) => string,
+  start: number,
+  limit: number,
+  warn: (message: string) => void,
+): Promise<Envelope<T> & { next: number }> {
+  const kept: T[] = [];
+  let next = start;
+  let more = false;
+  for await (const raw of fetchPages(true, send, start, warn)) {
+    const narrowed = (await narrow(raw)).data;
+    const room = limit - kept.length;
+    if (narrowed.length >= room) {
+      const taken = narrowed.slice(0, room);
+      kept.push(...taken);
+      const last = taken[taken.length - 1];
+      const at = last === undefined ? -1 : raw.data.findIndex((r) => keyOf(r) === keyOf(last));
+      next = raw.offset + (at >= 0 ? at + 1 : raw.data.length);
+      more = next < raw.offset + raw.data.length || raw.has_more;
+      break;
+    }
+    kept.push(...narrowed);
+    next = raw.offset + raw.data.length;
+    more = raw.has_more;
+  }
+  return { data: kept, limit, offset: start, has_more: more, next };
 }

@@ -9,13 +9,25 @@ import { addCodeViewOptions, fetchCodeView } from "./view-command.js";
 
 type Opts = CodeViewFlags & { code?: string[]; dryRun?: boolean };
 
+/** The one code of a matrix: positional (`matrix CPT:97110`, as `code` takes it) or `--code`. */
+function pickMatrixCode(positional: string | undefined, flags: string[] | undefined): string {
+  const given = [...(positional === undefined ? [] : [positional]), ...(flags ?? [])];
+  if (given.length !== 1)
+    throw new UsageError(
+      given.length ? `matrix takes one code, not ${given.length}` : "matrix needs a code",
+      "Example: coverage matrix CPT:97110 (or --code CPT:97110; one matrix a code).",
+    );
+  return given[0]!;
+}
+
 /** `coverage matrix --code SYSTEM:CODE`: one code across payers x LOBs (rows) and states. */
 export function registerMatrix(program: Command, run: RunEnvironment): void {
   addCodeViewOptions(
     program
       .command("matrix")
       .description("one code across payers and lines of business (rows) and states (columns)")
-      .option("--code <system:code>", "the code, e.g. CPT:97110 (required)", collect),
+      .argument("[system:code]", "the code, e.g. CPT:97110 (or --code)")
+      .option("--code <system:code>", "the code, e.g. CPT:97110 (or as the argument)", collect),
   )
     .addHelpText(
       "after",
@@ -26,21 +38,15 @@ export function registerMatrix(program: Command, run: RunEnvironment): void {
         "than the terminal prints in parts. --json has every cell with its policy ids.\n" +
         "How: POST /v1/policies/filter as `coverage code` does (every page, at most 2000 policies).\n" +
         examples([
-          "coverage matrix --code CPT:97110",
+          "coverage matrix CPT:97110",
           "coverage matrix --code CPT:97110 --state CA,NY,TX",
           "coverage matrix --code HCPCS:E0601 --lob medicare_part_b --json",
         ]),
     )
     .action(
-      withContext<Opts>(run, async (ctx, opts) => {
-        if (opts.code?.length !== 1)
-          throw new UsageError(
-            opts.code
-              ? `matrix takes one --code, not ${opts.code.length}`
-              : "matrix needs --code SYSTEM:CODE",
-            "Example: --code CPT:97110 (one matrix a code).",
-          );
-        const ref = parseOneCode(opts.code[0]!, "--code");
+      withContext<Opts>(run, async (ctx, opts, [positional]) => {
+        const code = pickMatrixCode(positional as string | undefined, opts.code);
+        const ref = parseOneCode(code, positional === undefined ? "--code" : undefined);
         const found = await fetchCodeView(ctx, ref, opts);
         if (!found) return;
         const { buildMatrix, flattenMatrix } = await import("../views/matrix.js");
@@ -57,6 +63,7 @@ export function registerMatrix(program: Command, run: RunEnvironment): void {
           command: "matrix",
           rows: flattenMatrix(matrix),
           csvColumns: MATRIX_CSV_COLUMNS,
+          emptyMessage: "No policy lists this code.",
           renderTable: async () =>
             (await import("../output/matrix-view.js")).renderMatrix(matrix, ctx.io),
         });

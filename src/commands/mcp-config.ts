@@ -4,7 +4,7 @@
  */
 export const MCP_CLIENT_CONFIG = `
 Tools: search_policies, get_policy, lookup_code, coverage_matrix, policy_versions,
-diff_policy_versions, recent_updates, list_payers, list_lobs. Each answers with what the
+diff_policy_versions, recent_updates, check_claim, list_payers, list_lobs. Each answers with what the
 matching command gives with --json (structuredContent) and a short text naming the data source
 and its date. The backend is the CLI's: the live API when one is configured (the key from
 \`coverage config set api-key\` or COVERAGE_API_KEY, never a tool's input), else the local

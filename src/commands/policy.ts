@@ -1,6 +1,5 @@
 import type { Command } from "commander";
 import type { RunEnvironment } from "../cli/context.js";
-import { NotFoundError } from "../errors.js";
 import { writeRecord } from "../output/record.js";
 import { stripControls } from "../output/terminal.js";
 import { buildProbeBody } from "../views/find-versions.js";
@@ -44,14 +43,9 @@ export function registerPolicy(program: Command, run: RunEnvironment): void {
           return ctx.printDryRun(isKey ? offline.build.filter(buildProbeBody(0)) : direct);
         const client = await ctx.client();
         const fetch = await import("../views/fetch.js");
-        const id = isKey
-          ? await fetch.resolvePolicyArg(client, arg as string, await ctx.today())
-          : (arg as string);
-        const detail = await client.policy(client.build.policy(id)).catch(async (err: unknown) => {
-          throw err instanceof NotFoundError
-            ? await fetch.explainMissingVersion(client, id, err)
-            : err;
-        });
+        const detail = await fetch.getPolicyByArg(client, arg as string, await ctx.today(), (id) =>
+          client.policy(client.build.policy(id)),
+        );
         if (opts.criteria) {
           if (detail.criteria_text === null) {
             ctx.warn(`no criteria text has been extracted for ${detail.policy_id} yet`);

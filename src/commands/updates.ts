@@ -41,7 +41,8 @@ export function registerUpdates(program: Command, run: RunEnvironment): void {
     .addOption(fieldsOption(listUpdateFields(true)))
     .addHelpText(
       "after",
-      "\n--payer, --lob and --code narrow each page the API sends (a page may hold fewer items):\n" +
+      "\n--payer, --lob and --code narrow the items the API sends; pages are read until --limit\n" +
+        "items match (or the list ends), and stderr says when more remain:\n" +
         "--payer on the item, --lob (the item's payer in that category) and --code on the\n" +
         "version's detail (GET /v1/policies/{id}). --changes adds `changes` (new, codes changed,\n" +
         "criteria changed, applicability changed, metadata only) and `predecessor_id` to each item,\n" +
@@ -62,6 +63,7 @@ export function registerUpdates(program: Command, run: RunEnvironment): void {
           build: (client, input) => client.build.updates(input, updatesFlagFor),
           send: (client, request) => client.updates(request),
           transform: createLazyUpdatesTransform(narrowing, Boolean(opts.changes)),
+          fillKey: narrowing ? (u) => u.policy_id : undefined,
           all: Boolean(opts.all),
           dryRun: Boolean(opts.dryRun),
           fields: opts.fields,

@@ -36,12 +36,17 @@ export function registerVersions(program: Command, run: RunEnvironment): void {
     )
     .action(
       withContext<Opts>(run, async (ctx, opts, [arg]) => {
-        const key = splitPolicyId(arg as string)?.key ?? (arg as string);
+        const trimmed = (arg as string).trim();
+        const key = splitPolicyId(trimmed)?.key ?? trimmed;
         const offline = ctx.offlineClient();
         if (opts.dryRun) return ctx.printDryRun(offline.build.filter(buildProbeBody(0)));
         const fetch = await import("../views/fetch.js");
         const client = await ctx.client();
-        const found = await fetch.findVersionsOrFail(fetch.createVersionFinder(client), key);
+        const found = await fetch.findVersionsOrFail(
+          fetch.createVersionFinder(client),
+          key,
+          client,
+        );
         if (found.length > fetch.MAX_VERSIONS)
           throw new UsageError(
             `${key} has ${found.length} versions; versions compares at most ${fetch.MAX_VERSIONS}`,

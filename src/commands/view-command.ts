@@ -3,7 +3,7 @@ import type { CommandContext } from "../cli/context.js";
 import type { ApiClient } from "../backend/client.js";
 import type { CodeReference, Envelope, Policy, PolicyUpdate } from "../contract/index.js";
 import type { UpdateNarrowing } from "../views/update-changes.js";
-import { listCatalogueIds } from "../backend/catalogue-ids.js";
+import { confirmPayerByLobs, listCatalogueIds } from "../backend/catalogue-ids.js";
 import { LOB_CATEGORIES } from "../contract/index.js";
 import { respellInput } from "../requests/catalogue-ids.js";
 import { SEARCH_ID_FIELDS } from "../requests/search.js";
@@ -44,8 +44,11 @@ export async function fetchCodeView(
   const { fetchAllPolicies } = await import("../views/fetch.js");
   const client = await ctx.client();
   // Payer ids match in any case, as in `search`: spelled as the catalogue spells them.
-  const asked = await respellInput(body, SEARCH_ID_FIELDS, (kind) =>
-    listCatalogueIds(client, kind, ctx.warn),
+  const asked = await respellInput(
+    body,
+    SEARCH_ID_FIELDS,
+    (kind) => listCatalogueIds(client, kind, ctx.warn),
+    (id) => confirmPayerByLobs(client, id),
   );
   return { items: await fetchAllPolicies(client, asked, codeViewFlagFor, ctx.warn), day };
 }

@@ -8,7 +8,17 @@ const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 // policy id on screen could differ from the one to type.
 const BIDI = /[\u202a-\u202e\u2066-\u2069]/g;
 
-/** Strips terminal control sequences from text that came from the API or a dataset. */
-export function stripControls(text: string): string {
-  return text.replace(ESCAPES, "").replace(CONTROLS, "").replace(BIDI, "");
+// The same, carriage returns kept (a CSV cell's line ends are data).
+// eslint-disable-next-line no-control-regex
+const CONTROLS_BUT_CR = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+
+/**
+ * Strips terminal control sequences from text that came from the API or a dataset (tabs and
+ * line feeds kept; carriage returns too with `keepCr`).
+ */
+export function stripControls(text: string, keepCr = false): string {
+  return text
+    .replace(ESCAPES, "")
+    .replace(keepCr ? CONTROLS_BUT_CR : CONTROLS, "")
+    .replace(BIDI, "");
 }

@@ -77,6 +77,25 @@ const diff = z.looseObject({
   criteria: z.looseObject({}),
 });
 
+const claimCheck = z.looseObject({
+  lines: z
+    .array(
+      z.looseObject({
+        line: z.int(),
+        input: z.looseObject({ procedure: z.string() }),
+        results: z
+          .array(
+            z.looseObject({
+              verdict: z.string(),
+              policies: z.array(z.looseObject({ policy_id: z.string(), verdict: z.string() })),
+            }),
+          )
+          .describe("one per payer x LOB category, each with the policies behind its verdict"),
+      }),
+    )
+    .describe("the one line checked"),
+});
+
 /** The output schema of each tool: the contract's own for API bodies, the views' shape else. */
 export const OUTPUT_SCHEMAS = {
   policyPage: PolicyPage,
@@ -88,4 +107,5 @@ export const OUTPUT_SCHEMAS = {
   matrix,
   versions,
   diff,
+  claimCheck,
 };

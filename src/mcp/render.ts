@@ -39,7 +39,8 @@ function renderSearch(page: Envelope<Policy>, c: RenderContext): string[] {
     ...page.data.map((p) => {
       const col = (name: string) => readPolicyColumn(p, name, shape, c.today);
       const verdict = shape.refs.length ? `; verdict: ${String(col("verdict"))}` : "";
-      return `- ${p.policy_id} "${p.title}" [${String(col("status"))}, ${dates(p.effective_from_date, p.effective_to_date)}]; scope: ${String(col("scope")) || "none"}${verdict}`;
+      const payers = (col("payer_names") as string[]).join(", ") || "none";
+      return `- ${p.policy_id} "${p.title}" [${String(col("status"))}, ${dates(p.effective_from_date, p.effective_to_date)}]; payers: ${payers}; scope: ${String(col("scope")) || "none"}${verdict}`;
     }),
   ];
 }
@@ -72,7 +73,9 @@ function renderCode(r: CodeReport): string[] {
         `${g.relationship} (${g.policies.length}):`,
         ...g.policies.map((p) => {
           const categories = p.categories.filter(Boolean);
-          return `- ${p.policy_id} "${p.title}": ${p.payer_names.join(", ")}: ${p.scope}${categories.length ? ` (${categories.join("; ")})` : ""}`;
+          // Each payer with its own scopes (a list of payers beside a list of scopes misleads).
+          const scopes = p.payer_scopes.map((s) => `${s.payer_name}: ${s.scope}`).join("; ");
+          return `- ${p.policy_id} "${p.title}" [${p.status}]: ${scopes || "-"}${categories.length ? ` (${categories.join("; ")})` : ""}`;
         }),
       ]),
   ];
@@ -98,7 +101,7 @@ function renderVersions(r: VersionsReport): string[] {
     `${r.versions.length} versions of ${r.key}:`,
     ...r.versions.map(
       (v) =>
-        `- ${v.policy_id} [${v.state}, ${dates(v.effective_from_date, v.effective_to_date)}]` +
+        `- ${v.policy_id} [${v.status}, ${dates(v.effective_from_date, v.effective_to_date)}]` +
         (v.changes
           ? `: ${v.changes.kinds.join(", ")} (codes +${v.changes.codes_added} -${v.changes.codes_removed} ~${v.changes.codes_changed}, scopes +${v.changes.scopes_gained} -${v.changes.scopes_lost})`
           : ": first version"),
@@ -108,14 +111,15 @@ function renderVersions(r: VersionsReport): string[] {
 
 function renderDiff(d: PolicyDiff): string[] {
   const code = (c: { code_system: string; code: string }) => `${c.code_system}:${c.code}`;
+  const list = (items: string[]) => items.join(", ") || "none";
   const scope = (s: { payer_name: string; lob: string; state: string | null }) =>
     `${s.payer_name}: ${s.lob} · ${s.state ?? "nationwide"}`;
   return [
     `${d.old_id} -> ${d.new_id}: ${d.kinds.join(", ") || "no change"}.`,
     ...d.fields.map((f) => `- ${f.field}: ${JSON.stringify(f.old)} -> ${JSON.stringify(f.new)}`),
-    `Codes added (${d.codes.added.length}): ${d.codes.added.map(code).join(", ")}`,
-    `Codes removed (${d.codes.removed.length}): ${d.codes.removed.map(code).join(", ")}`,
-    `Codes changed (${d.codes.changed.length}): ${d.codes.changed.map((c) => `${code(c)} ${c.old.relationships.join("/")} -> ${c.new.relationships.join("/")}`).join(", ")}`,
+    `Codes added (${d.codes.added.length}): ${list(d.codes.added.map(code))}`,
+    `Codes removed (${d.codes.removed.length}): ${list(d.codes.removed.map(code))}`,
+    `Codes changed (${d.codes.changed.length}): ${list(d.codes.changed.map((c) => `${code(c)} ${c.old.relationships.join("/")} -> ${c.new.relationships.join("/")}`))}`,
     `Scopes gained: ${d.applicability.gained.map(scope).join("; ") || "none"}`,
     `Scopes lost: ${d.applicability.lost.map(scope).join("; ") || "none"}`,
     d.criteria.patch ? `Criteria diff:\n${d.criteria.patch}` : "Criteria unchanged.",
@@ -131,6 +135,29 @@ function renderUpdates(page: Envelope<PolicyUpdate & { changes?: unknown }>): st
         (Array.isArray(u.changes) ? ` (${u.changes.join(", ")})` : ""),
     ),
   ];
+}
+
+interface ClaimLine {
+  input: { procedure: string; diagnoses: string[]; state?: string | null; date?: string };
+  results: Array<{
+    payer_id?: string | null;
+    lob?: string | null;
+    verdict: string;
+    policies: Array<{ policy_id: string; verdict: string; category?: string | null }>;
+  }>;
+}
+
+function renderCheck(answer: { lines: ClaimLine[] }): string[] {
+  return answer.lines.flatMap(({ input, results }) => [
+    `${input.procedure} with ${input.diagnoses.join(", ") || "no diagnosis"}${input.state ? ` in ${input.state}` : ""}${input.date ? ` on ${input.date}` : ""}:`,
+    ...results.map(
+      (r) =>
+        `- ${r.payer_id ?? "any payer"} ${r.lob ?? ""}: ${r.verdict}` +
+        (r.policies.length
+          ? ` (${r.policies.map((p) => `${p.policy_id} ${p.verdict}${p.category ? ` [${p.category}]` : ""}`).join("; ")})`
+          : ""),
+    ),
+  ]);
 }
 
 /** The text lines of a tool's answer (its header and bounds are added by the caller). */
@@ -150,6 +177,8 @@ export function renderAnswer(tool: string, data: unknown, c: RenderContext): str
       return renderDiff(data as PolicyDiff);
     case "recent_updates":
       return renderUpdates(data as Envelope<PolicyUpdate>);
+    case "check_claim":
+      return renderCheck(data as { lines: ClaimLine[] });
     case "list_payers": {
       const page = data as Envelope<Payer>;
       return [

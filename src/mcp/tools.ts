@@ -276,6 +276,42 @@ export function defineTools(): ToolSpec[] {
       ],
     },
     {
+      name: "check_claim",
+      title: "Check a claim line",
+      description:
+        "Will this procedure, billed with these diagnoses, for a patient in this state, line of business and payer, " +
+        "on this date of service, meet the coverage policies that apply? One result per payer x LOB with a verdict " +
+        "(procedure not covered, diagnosis not covered, supported, diagnosis not listed, no diagnosis limits, " +
+        "mentioned only, not addressed) and the policies behind it with their own verdicts and the category where the " +
+        "diagnosis is listed. A policy is read as a whole (an article listing diagnoses for some procedures is read as " +
+        "listing them for all). Procedure as CPT:97110 or HCPCS:E0601; diagnoses as ICD10CM:M54.50 (dots optional). " +
+        MEDICARE +
+        " Same as `coverage check --procedure ... --diagnosis ... --json`.",
+      input: {
+        procedure: Code().describe("the procedure billed, SYSTEM:CODE (CPT:97110, HCPCS:E0601)"),
+        diagnoses: z
+          .array(z.string().min(1))
+          .optional()
+          .describe("ICD-10-CM diagnoses of the line, e.g. ICD10CM:M54.50"),
+        state: StateCode.optional().describe(
+          "the patient's state, upper case; CA, NY and MO bring Medicare's sub-state jurisdictions",
+        ),
+        lob: LobCategory.optional().describe("the line-of-business category"),
+        payer: z.string().min(1).optional().describe("the payer id (list_payers)"),
+        date: Day("the date of service (default: today)").optional(),
+      },
+      output: OUTPUT_SCHEMAS.claimCheck,
+      argv: (i) => [
+        "check",
+        ...flag("procedure", i.procedure),
+        ...flag("diagnosis", i.diagnoses),
+        ...flag("state", i.state),
+        ...flag("lob", i.lob),
+        ...flag("payer", i.payer),
+        ...flag("date", i.date),
+      ],
+    },
+    {
       name: "list_payers",
       title: "List payers",
       description:

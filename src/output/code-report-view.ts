@@ -1,6 +1,7 @@
 import type { Relationship } from "../contract/index.js";
 import type { CodePolicyRow, CodeReport } from "../views/code-view.js";
-import { styleState } from "./policies.js";
+import { describeStatusDates } from "../domain/status.js";
+import { styleStatus } from "./policies.js";
 import { wrapText } from "./table.js";
 import { stripControls, type Io } from "./terminal.js";
 
@@ -27,20 +28,22 @@ export function renderCodeHeading(
 }
 
 /**
- * One policy in two lines: its id, state and start (the id is what to type next, so it is never
- * wrapped unless the terminal is narrower than the id), then its payers and scope, wrapped and
- * indented. Titles are in --json and csv.
+ * One policy: its id, status and dates (the id is what to type next, so it is never wrapped
+ * unless the terminal is narrower than the id), then one line per payer with its own scopes,
+ * wrapped under it. Titles are in --json and csv.
  */
-function renderPolicyLines(p: CodePolicyRow, io: ViewIo): string {
+function renderPolicyLines(p: CodePolicyRow, io: ViewIo, today: string): string {
   const id = stripControls(p.policy_id);
-  const when = `${styleState(io, p.state)} ${io.chalk.dim(`from ${p.effective_from_date}`)}`;
-  const whenWidth = `${p.state} from ${p.effective_from_date}`.length;
-  // The state goes below the id when both do not fit on one line.
+  const dates = describeStatusDates(p, today);
+  const when = `${styleStatus(io, p.status)}  ${io.chalk.dim(dates)}`;
+  const whenWidth = `${p.status}  ${dates}`.length;
+  // The status goes below the id when both do not fit on one line.
   const together = 2 + id.length + 2 + whenWidth <= io.columns;
-  const payers = p.payer_names.map(stripControls).join(", ") || "-";
-  const scope = stripControls(p.scope) || "-";
-  const detail = wrapText(`${payers}: ${scope}`, Math.max(20, io.columns - 4))
-    .split("\n")
+  const lines = p.payer_scopes.length
+    ? p.payer_scopes.map((s) => `${stripControls(s.payer_name)}: ${stripControls(s.scope)}`)
+    : ["-"];
+  const detail = lines
+    .flatMap((l) => wrapText(l, Math.max(20, io.columns - 4), 2).split("\n"))
     .map((l) => `    ${l}`);
   return [
     `  ${id}${together ? `  ${when}` : ""}`,
@@ -50,14 +53,14 @@ function renderPolicyLines(p: CodePolicyRow, io: ViewIo): string {
 }
 
 /** `coverage code`: the heading, then the policies of each relationship. */
-export function renderCodeReport(r: CodeReport, io: ViewIo): string {
+export function renderCodeReport(r: CodeReport, io: ViewIo, today: string): string {
   const out = [renderCodeHeading(r, io), ""];
   let any = false;
   for (const g of r.groups) {
     if (g.policies.length === 0) continue;
     any = true;
     out.push(io.chalk.bold(`${TITLES[g.relationship]} (${g.policies.length})`));
-    out.push(...g.policies.map((p) => renderPolicyLines(p, io)), "");
+    out.push(...g.policies.map((p) => renderPolicyLines(p, io, today)), "");
   }
   if (!any) out.push(io.chalk.dim("No policy lists this code."), "");
   return out.join("\n").trimEnd();

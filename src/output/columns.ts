@@ -32,6 +32,7 @@ export const POLICY_COLUMNS = [
   "lobs",
   "states",
   "scope",
+  "scopes",
   "verdict",
   "status",
   "effective_from_date",
@@ -52,6 +53,7 @@ export const APPLICABILITY_COLUMNS = [
   "lobs",
   "states",
   "scope",
+  "scopes",
   "applicability",
 ];
 export const CODE_GROUP_COLUMNS = ["verdict", "code_groups"];
@@ -90,11 +92,11 @@ export const CODE_CSV_COLUMNS = [
   "title",
   "payer_ids",
   "payer_names",
-  "scope",
+  "scopes",
   "categories",
   "effective_from_date",
   "effective_to_date",
-  "state",
+  "status",
 ];
 
 /** `matrix`: one row per cell. */
@@ -115,7 +117,7 @@ export const VERSION_CSV_COLUMNS = [
   "title",
   "effective_from_date",
   "effective_to_date",
-  "state",
+  "status",
   "changes",
   "summary",
 ];

@@ -1,8 +1,7 @@
 import type { CodeEntry, PolicyDiff, ScopeEntry } from "../views/policy-diff.js";
 import type { VersionsReport } from "../views/versions.js";
 import { describeStep } from "../views/versions.js";
-import type { VersionState } from "../engine/time.js";
-import { styleState } from "./policies.js";
+import { styleStatus } from "./policies.js";
 import { renderTable, wrapText, type Column } from "./table.js";
 import { stripControls, type Io } from "./terminal.js";
 
@@ -111,8 +110,8 @@ export function renderVersions(r: VersionsReport, io: ViewIo): string {
     { header: "TO", value: (v) => v.effective_to_date ?? "-" },
     {
       header: "STATUS",
-      value: (v) => v.state,
-      style: (t) => styleState(io, t as VersionState),
+      value: (v) => v.status,
+      style: (t) => styleStatus(io, t),
     },
     { header: "CHANGES", value: (v) => describeStep(v.changes), flex: true, min: 20 },
   ];

@@ -13,7 +13,10 @@ export interface ListOutput<T> {
   notice: (message: string) => void;
   /** A notice when the last page says there is more. */
   moreHint?: (nextOffset: number) => string;
-  /** A notice when a table would be empty. */
+  /**
+   * What an empty answer says: on stdout for a table on a terminal, else on stderr (in every
+   * format, even with --quiet: an empty answer never passes in silence).
+   */
   emptyMessage?: string;
   /** CSV header when no item arrives (otherwise the first item's keys). */
   csvColumns?: string[];
@@ -64,9 +67,11 @@ export async function writeList<T>(
   let last: Envelope<T> | undefined;
   let csvHeader: string[] | undefined;
   let csvStarted = false;
+  let received = 0;
   for await (const page of pages) {
     first ??= page;
     last = page;
+    received += page.data.length;
     if (format === "ndjson") {
       if (page.data.length)
         await writeText(
@@ -85,7 +90,7 @@ export async function writeList<T>(
       const { text, header } = toCsv(
         rows,
         csvHeader ?? fields ?? pickCsvColumns(rows, out.csvColumns),
-        io.stdoutIsTTY,
+        io.bom === true,
         first,
       );
       csvHeader = header;
@@ -104,7 +109,7 @@ export async function writeList<T>(
   const emptyHeader = fields ?? out.csvColumns;
   if (format === "csv" && !csvStarted && emptyHeader) {
     const { toCsv } = await import("./csv.js");
-    await writeText(io.stdout, toCsv([], emptyHeader, io.stdoutIsTTY, true).text);
+    await writeText(io.stdout, toCsv([], emptyHeader, io.bom === true, true).text);
   }
   if (format === "json" && out.all) {
     const envelope = {
@@ -115,10 +120,10 @@ export async function writeList<T>(
     };
     await writeText(io.stdout, formatJson(io, envelope, 2) + "\n");
   }
-  if (format === "table") {
-    if (kept.length === 0 && out.emptyMessage) out.notice(out.emptyMessage);
-    else await writeText(io.stdout, (await out.renderTable(kept)) + "\n");
-  }
+  if (received === 0 && out.emptyMessage) {
+    if (format === "table" && io.stdoutIsTTY) await writeText(io.stdout, out.emptyMessage + "\n");
+    else io.stderr.write(out.emptyMessage + "\n");
+  } else if (format === "table") await writeText(io.stdout, (await out.renderTable(kept)) + "\n");
   if (last?.has_more && !out.all && out.moreHint)
     out.notice(out.moreHint(last.offset + last.data.length));
 }

@@ -1,15 +1,16 @@
 import type { Policy } from "../contract/index.js";
-import type { VersionState } from "../engine/time.js";
+import type { VersionStatus } from "../domain/status.js";
 import type { Verdict } from "../views/coverage-summary.js";
 import { chooseSearchColumns, readPolicyColumn, type SearchShape } from "./search-columns.js";
 import { renderTable, type Column } from "./table.js";
 import type { Io } from "./terminal.js";
 
-/** Colours a version state word (active green, upcoming yellow, retired dim). */
-export function styleState(io: Pick<Io, "chalk">, state: VersionState): string {
-  if (state === "active") return io.chalk.green(state);
-  if (state === "upcoming") return io.chalk.yellow(state);
-  return io.chalk.dim(state);
+/** Colours a status word (active green, ending yellow, upcoming cyan, retired dim). */
+export function styleStatus(io: Pick<Io, "chalk">, status: VersionStatus | string): string {
+  if (status === "active") return io.chalk.green(status);
+  if (status === "ending") return io.chalk.yellow(status);
+  if (status === "upcoming") return io.chalk.cyan(status);
+  return io.chalk.dim(status);
 }
 
 /** Colours a verdict (covers green, does not cover red, mentions and mixed yellow). */
@@ -38,7 +39,8 @@ const HEADERS: Record<string, string> = {
   payer_ids: "PAYER ID",
   lobs: "LOB",
   states: "STATES",
-  scope: "SCOPE",
+  scope: "PAYER: SCOPE",
+  scopes: "SCOPES",
   verdict: "VERDICT",
   status: "STATUS",
   effective_from_date: "FROM",
@@ -59,7 +61,8 @@ const FLEX_MIN: Record<string, number> = {
   title: 12,
   payer_names: 8,
   payer_ids: 8,
-  scope: 20,
+  scope: 24,
+  scopes: 20,
   summary: 20,
   file_url: 16,
   listing_url: 16,
@@ -68,9 +71,10 @@ const FLEX_MIN: Record<string, number> = {
 };
 
 /**
- * The search results table: by default the id (never wrapped), number, title, payers, scope
- * (`medicare_part_b · CA NF SF`), the verdict on the asked codes, status and dates, and the
- * score when words were given (blank where they matched nothing); `fields` picks others.
+ * The search results table: by default the id (never wrapped), number, title, each payer with
+ * its own scopes (`Medicare (CMS): medicare_part_b · CA NF SF`), the verdict on the asked codes,
+ * status and dates, and the score when words were given (blank where they matched nothing);
+ * `fields` picks others.
  */
 export function renderPolicyTable(
   items: Policy[],
@@ -91,9 +95,10 @@ export function renderPolicyTable(
     if (name === "policy_id") return { ...column, flex: false, nowrap: i === 0 };
     // The title goes beside the id when the id takes a line of its own.
     if (name === "title" && i === 1) return { ...column, beside: true };
-    if (name === "status")
-      return { ...column, style: (text) => styleState(io, text as VersionState) };
+    if (name === "status") return { ...column, style: (text) => styleStatus(io, text) };
     if (name === "verdict") return { ...column, style: (text) => styleVerdict(io, text) };
+    // A payer's scopes that wrap stay under it, indented, so that no line reads as another's.
+    if (name === "scope") return { ...column, hang: 2 };
     return column;
   });
   return renderTable(columns, items, io);
@@ -104,7 +109,8 @@ function formatCell(name: string, value: unknown): string {
   if (name === "states") return Array.isArray(value) ? value.join(" ") || "-" : "-";
   if (name === "payer_names" || name === "payer_ids")
     return showList(value as string[], PAYERS_SHOWN);
-  if (name === "scope") return (value as string).split("; ").join("\n") || "-";
+  if (name === "scope") return (value as string[]).join("\n") || "-";
+  if (name === "scopes") return (value as string).split(";").join("\n") || "-";
   if (Array.isArray(value)) return showList(value.map(String));
   if (value === null || value === undefined) return "-";
   return String(value);

@@ -4,9 +4,10 @@ import type {
   PolicyDetail,
   Relationship,
 } from "../contract/index.js";
-import { versionState, type VersionState } from "../engine/time.js";
+import { pairScopes } from "../domain/scopes.js";
+import { describeStatusDates, versionStatus, type VersionStatus } from "../domain/status.js";
 import { renderMarkdown } from "./markdown.js";
-import { styleState } from "./policies.js";
+import { styleStatus } from "./policies.js";
 import { renderTable, type Column } from "./table.js";
 import { stripControls, type Io } from "./terminal.js";
 
@@ -23,11 +24,11 @@ export function describePeriod(from: string, to: string | null): string {
   return to ? `${from} until ${to}` : `from ${from}`;
 }
 
-function fields(detail: PolicyDetail, state: VersionState, io: ViewIo): string {
+function fields(detail: PolicyDetail, status: VersionStatus, today: string, io: ViewIo): string {
   const rows: Array<[string, string]> = [
     ["Policy ID", stripControls(detail.policy_id)],
     ["Number", stripControls(detail.policy_number)],
-    ["Status", styleState(io, state)],
+    ["Status", `${styleStatus(io, status)} ${io.chalk.dim(describeStatusDates(detail, today))}`],
     ["Effective", describePeriod(detail.effective_from_date, detail.effective_to_date)],
     ["File type", stripControls(detail.file_type)],
     ["Source", stripControls(detail.file_url)],
@@ -37,14 +38,21 @@ function fields(detail: PolicyDetail, state: VersionState, io: ViewIo): string {
   return rows.map(([k, v]) => io.chalk.dim(k.padEnd(width)) + v).join("\n");
 }
 
+/** Each payer with its own scopes (cli.md Output: a scope is shown with its payer). */
 function applicabilityTable(items: DetailApplicability[], io: ViewIo): string {
   if (items.length === 0) return io.chalk.dim("No applicability recorded.");
-  const columns: Column<DetailApplicability>[] = [
-    { header: "STATE", value: (a) => a.state ?? "nationwide" },
-    { header: "PAYERS", value: (a) => a.payer_names.join(", "), flex: true, min: 16 },
-    { header: "LINES OF BUSINESS", value: (a) => a.lobs.join(", "), flex: true, min: 16 },
+  type Row = ReturnType<typeof pairScopes>[number];
+  const columns: Column<Row>[] = [
+    { header: "PAYER", value: (p) => p.payer_name, flex: true, min: 16 },
+    {
+      header: "SCOPE",
+      value: (p) => p.scope.split("; ").join("\n"),
+      flex: true,
+      min: 20,
+      hang: 2,
+    },
   ];
-  return renderTable(columns, items, io);
+  return renderTable(columns, pairScopes(items), io);
 }
 
 interface CodeRow {
@@ -96,7 +104,7 @@ export async function renderPolicyView(
   io: ViewIo,
   today: string,
 ): Promise<string> {
-  const state = versionState(detail, today);
+  const status = versionStatus(detail, today);
   const criteria =
     detail.criteria_text === null || detail.criteria_text.trim() === ""
       ? io.chalk.dim("Not extracted for this policy yet.")
@@ -104,7 +112,7 @@ export async function renderPolicyView(
   return [
     io.chalk.bold(stripControls(detail.title)),
     "",
-    fields(detail, state, io),
+    fields(detail, status, today, io),
     "",
     io.chalk.bold("Applicability"),
     applicabilityTable(detail.applicability, io),

@@ -19,7 +19,7 @@ export async function writeRecord(value: unknown, out: RecordOutput): Promise<vo
     return writeText(io.stdout, rows.map((r) => formatJson(io, r)).join("\n") + "\n");
   if (format === "csv") {
     const { toCsv } = await import("./csv.js");
-    return writeText(io.stdout, toCsv(rows, undefined, io.stdoutIsTTY).text);
+    return writeText(io.stdout, toCsv(rows, undefined, io.bom === true).text);
   }
   return writeText(io.stdout, (await out.renderTable()) + "\n");
 }

@@ -1,14 +1,14 @@
 import type { CodeReference, Policy } from "../contract/index.js";
-import { versionState } from "../engine/time.js";
 import {
   describeApplicability,
   describeCodeGroup,
   listLobs,
   listPayers,
   listStates,
-  summarizeScope,
   summarizeVerdict,
 } from "../views/coverage-summary.js";
+import { describePayerScopes, formatScopes } from "../domain/scopes.js";
+import { versionStatus } from "../domain/status.js";
 import { APPLICABILITY_COLUMNS, CODE_GROUP_COLUMNS, POLICY_FIELDS } from "./columns.js";
 import type { OutputFormat } from "./format.js";
 
@@ -40,8 +40,9 @@ export function readSearchShape(body: Json): SearchShape {
 
 /**
  * The columns shown when `--fields` is not given. The table answers the analyst's question
- * (payers, scope, and the verdict on the asked codes); the CSV keeps every field, with
- * applicability flattened to payers, LOB categories and states.
+ * (each payer with its own scopes, the verdict on the asked codes, the status); the CSV keeps
+ * every field, with applicability flattened to payers and `scopes` (`PAYER_ID lob STATE;...`,
+ * each scope with its payer), and the score only when words rank the results.
  */
 export function chooseSearchColumns(
   format: OutputFormat,
@@ -51,11 +52,13 @@ export function chooseSearchColumns(
   const codes = shape.refs.length > 0;
   if (format === "csv")
     return [
-      ...POLICY_FIELDS.filter((f) => f !== "applicability" && f !== "code_groups"),
+      ...POLICY_FIELDS.filter(
+        (f) => f !== "applicability" && f !== "code_groups" && (f !== "score" || shape.words),
+      ),
       "payer_ids",
       "payer_names",
-      "lobs",
-      "states",
+      "scopes",
+      "status",
       ...(codes ? ["verdict"] : []),
       ...(shape.codeGroups ? ["code_groups"] : []),
     ];
@@ -63,7 +66,6 @@ export function chooseSearchColumns(
     "policy_id",
     "title",
     "policy_number",
-    "payer_names",
     "scope",
     ...(codes ? ["verdict"] : []),
     "status",
@@ -105,11 +107,13 @@ export function readPolicyColumn(
     case "states":
       return listStates(scopes);
     case "scope":
-      return summarizeScope(scopes);
+      return describePayerScopes(scopes);
+    case "scopes":
+      return formatScopes(scopes);
     case "verdict":
       return shape.refs.length ? summarizeVerdict(p.code_groups ?? [], shape.refs) : null;
     case "status":
-      return versionState(p, today);
+      return versionStatus(p, today);
     case "applicability":
       return scopes.map(describeApplicability);
     case "code_groups":

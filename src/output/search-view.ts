@@ -1,5 +1,6 @@
 import type { Envelope, Policy } from "../contract/index.js";
 import type { ListOutput } from "./list.js";
+import { markupToText } from "../domain/plain-text.js";
 import {
   chooseSearchColumns,
   readPolicyColumn,
@@ -17,16 +18,21 @@ type Json = Record<string, unknown>;
 const objectOf = (v: unknown): Json =>
   v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Json) : {};
 
-/** A CSV row: the chosen columns, flat; without `--fields`, any field the server added too. */
+/**
+ * A CSV row: the chosen columns, flat (the summary as plain text); without `--fields`, any
+ * field the server added too.
+ */
 export function flattenPolicy(
   p: Policy,
   columns: readonly string[],
   shape: SearchShape,
   today: string,
   keepExtra: boolean,
+  plain: (text: string) => string = (text) => text,
 ): Json {
   const row: Json = {};
   for (const name of columns) row[name] = readPolicyColumn(p, name, shape, today);
+  if (typeof row.summary === "string") row.summary = plain(row.summary);
   if (keepExtra)
     for (const [key, value] of Object.entries(p))
       if (!POLICY_FIELDS.includes(key) && !POLICY_COLUMNS.includes(key)) row[key] = value;
@@ -60,7 +66,7 @@ export function makeSearchView(
     moreHint: (next) => `More results: add --offset ${next}, or --all for every page.`,
     emptyMessage: "No policies match.",
     csvColumns: columns,
-    csvRow: (p) => flattenPolicy(p, columns, shape, today, !fields),
+    csvRow: (p) => flattenPolicy(p, columns, shape, today, !fields, markupToText),
   };
 }
 

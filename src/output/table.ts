@@ -19,6 +19,8 @@ export interface Column<T> {
   nowrap?: boolean;
   /** Second column only: in the stacked layout, shown on the lead line, cut to fit. */
   beside?: boolean;
+  /** Spaces before the lines a wrap adds to a line of the cell (a hanging indent). */
+  hang?: number;
 }
 
 const GAP = 2;
@@ -121,16 +123,21 @@ function breakWord(word: string, width: number): string[] {
   return parts;
 }
 
-/** Wraps text to `width` columns on spaces, breaking longer words without losing characters. */
-export function wrapText(text: string, width: number): string {
+/**
+ * Wraps text to `width` columns on spaces, breaking longer words without losing characters;
+ * the lines a wrap adds start with `hang` spaces.
+ */
+export function wrapText(text: string, width: number, hang = 0): string {
   if (width < 1) return text;
+  const indent = hang > 0 && width - hang >= 8 ? " ".repeat(hang) : "";
   return text
     .split("\n")
     .map((paragraph) => {
       const lines: string[] = [];
       let line = "";
       let lineWidth = 0;
-      for (const word of paragraph.split(/ +/).flatMap((w) => breakWord(w, width))) {
+      const room = indent ? width - indent.length : width;
+      for (const word of paragraph.split(/ +/).flatMap((w) => breakWord(w, room))) {
         const wordWidth = measureColumns(word);
         if (!line) {
           line = word;
@@ -140,8 +147,8 @@ export function wrapText(text: string, width: number): string {
           lineWidth += 1 + wordWidth;
         } else {
           lines.push(line);
-          line = word;
-          lineWidth = wordWidth;
+          line = indent + word;
+          lineWidth = indent.length + wordWidth;
         }
       }
       lines.push(line);
@@ -175,7 +182,9 @@ function layoutTable<T>(
     columns.map((c) => c.min ?? 10),
     width,
   );
-  const wrapped = cells.map((r) => r.map((text, ci) => wrapText(text, widths[ci] ?? text.length)));
+  const wrapped = cells.map((r) =>
+    r.map((text, ci) => wrapText(text, widths[ci] ?? text.length, columns[ci]?.hang)),
+  );
   const heights = wrapped.map((r) => Math.max(1, ...r.map((t) => t.split("\n").length)));
   const styled = wrapped.map((r, ri) =>
     r.map((text, ci) => columns[ci]?.style?.(text, rows[ri] as T) ?? text),

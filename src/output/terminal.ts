@@ -16,6 +16,8 @@ export interface Io {
   /** Colour for stdout. */
   color: boolean;
   chalk: ChalkInstance;
+  /** `--bom`: CSV starts with a UTF-8 byte-order mark. */
+  bom?: boolean;
 }
 
 /**

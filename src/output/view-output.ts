@@ -13,6 +13,11 @@ export interface ViewOutput {
   csvColumns?: string[];
   /** The command, to name in the error of a format the view has no rows for. */
   command: string;
+  /**
+   * What an answer without rows says: on stderr, unless the table goes to a terminal (the
+   * table says it there).
+   */
+  emptyMessage?: string;
 }
 
 /**
@@ -20,6 +25,13 @@ export interface ViewOutput {
  * (list views only), `table` the readable view.
  */
 export async function writeView(value: unknown, out: ViewOutput): Promise<void> {
+  await writeViewOnly(value, out);
+  const { io, format } = out;
+  if (out.rows?.length === 0 && out.emptyMessage && !(format === "table" && io.stdoutIsTTY))
+    io.stderr.write(out.emptyMessage + "\n");
+}
+
+async function writeViewOnly(value: unknown, out: ViewOutput): Promise<void> {
   const { io, format } = out;
   if (format === "json") return writeText(io.stdout, formatJson(io, value, 2) + "\n");
   if (format === "table") return writeText(io.stdout, (await out.renderTable()) + "\n");
@@ -34,5 +46,5 @@ export async function writeView(value: unknown, out: ViewOutput): Promise<void> 
     return;
   }
   const { toCsv } = await import("./csv.js");
-  await writeText(io.stdout, toCsv(out.rows, out.csvColumns, io.stdoutIsTTY, true).text);
+  await writeText(io.stdout, toCsv(out.rows, out.csvColumns, io.bom === true, true).text);
 }

@@ -164,7 +164,7 @@ function parseContentRange(
 }
 
 /**
- * Downloads `url` into `file` (created here; the caller removes it on failure). With
+ * Downloads `url` into `file` (created when a body comes; the caller removes it on failure). With
  * `previous`, asks whether it changed (If-None-Match / If-Modified-Since): a 304 is
  * `{ changed: false }`. A dropped connection is retried and, when the server allows ranges,
  * resumed where it stopped (If-Range keeps the pieces of one version). The SHA-256 is
@@ -174,7 +174,11 @@ export async function fetchFile(
   url: string,
   file: string,
   previous: Validators | undefined,
-  options: FetchOptions & { progress?: FileProgress | undefined },
+  options: FetchOptions & {
+    progress?: FileProgress | undefined;
+    /** Called once before the file is made (its folder made only when a body comes). */
+    prepare?: (() => Promise<void>) | undefined;
+  },
 ): Promise<FetchedFile> {
   const retry = { count: 0 };
   let handle: FileHandle | undefined;
@@ -190,7 +194,6 @@ export async function fetchFile(
     hash = createHash("sha256");
   };
   try {
-    handle = await open(file, "wx");
     for (;;) {
       const headers: Record<string, string> = {};
       if (written > 0) {
@@ -219,7 +222,11 @@ export async function fetchFile(
           total = range.total;
         } else if (source.status === 200) {
           // A whole file (the first answer, or a server that ignored the range): from zero.
-          if (written > 0) await restart();
+          if (handle) await restart();
+          else {
+            await options.prepare?.();
+            handle = await open(file, "wx");
+          }
           total = source.size;
           validators = {
             etag: header(source, "etag"),

@@ -138,8 +138,9 @@ export async function pullMedicare(
   // and at exit should a second Ctrl-C end the process before the clean-up ran.
   const stagingOf = path.join(dir, `${MEDICARE}.pull`);
   await removeStaleTemps(stagingOf, Date.now(), isProcessAlive, true);
+  // Made when the first body comes: a pull that finds nothing changed writes nothing at all.
   const staging = makeTempName(stagingOf);
-  await mkdir(staging);
+  const makeStaging = () => mkdir(staging, { recursive: true }).then(() => undefined);
   const removeStaging = () => rmSync(staging, { recursive: true, force: true });
   process.on("exit", removeStaging);
   let done = false;
@@ -206,10 +207,10 @@ export async function pullMedicare(
           const got = await fetchFile(p.url, temp, ask, {
             ...fetchOptions(p.name, p.fix),
             progress: bar,
+            prepare: makeStaging,
           });
           if (!got.changed) {
             bar.done(`${p.name}: not changed since the last pull`);
-            await unlink(temp);
             return { ...p, file: kept, changed: false, entry: last! };
           }
           bar.done(
@@ -264,6 +265,7 @@ export async function pullMedicare(
       if (isFile(target)) {
         // The old snapshot, kept under a temporary name for the summary of what changed.
         before = path.join(staging, "before.db");
+        await makeStaging();
         await link(target, before).catch(() => copyFile(target, before!));
       }
       const file = (role: ManifestFile["role"]) => fetched.find((f) => f.role === role)?.file;

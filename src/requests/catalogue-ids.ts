@@ -1,32 +1,7 @@
-import { LOB_CATEGORIES } from "../contract/index.js";
 import { UsageError } from "../errors.js";
 
 /** The kinds of id that match the catalogue case-insensitively. */
 export type IdKind = "payer" | "lob";
-
-const CATEGORIES = LOB_CATEGORIES.join("|");
-// The catalogue's spelling: payer ids in upper case (AETNA, CMS); LOB ids the payer id, the
-// category in lower case and a state code or US in upper case (CMS_medicare_part_b_NF), or
-// the filter's variant with a trailing separator (AETNA_commercial_).
-const SPELLING: Record<IdKind, RegExp> = {
-  payer: /^[^a-z]+$/,
-  lob: new RegExp(`^[^a-z]+_(?:${CATEGORIES})_[A-Z]*$`),
-};
-
-/**
- * Whether an id is already in the catalogue's spelling, so it is sent as typed without asking
- * for the payer or LOB list (README "Payer and LOB ids").
- */
-export function hasCatalogueSpelling(kind: IdKind, id: string): boolean {
-  return SPELLING[kind].test(id);
-}
-
-/** The ids of a list that need the catalogue to be spelled right. */
-export function findIdsToRespell(kind: IdKind, ids: readonly unknown[] | undefined): string[] {
-  return (ids ?? []).filter(
-    (id): id is string => typeof id === "string" && !hasCatalogueSpelling(kind, id),
-  );
-}
 
 const WHAT: Record<IdKind, { name: string; list: string }> = {
   payer: { name: "payer id", list: "coverage payers" },
@@ -43,17 +18,53 @@ function respellOne(kind: IdKind, id: string, known: readonly string[], flag: st
     const prefix = known.find((k) => k.toLowerCase().startsWith(lower));
     if (prefix) return prefix.slice(0, id.length);
   }
-  const near = known.filter((k) => k.toLowerCase().includes(lower.replace(/_+$/, ""))).slice(0, 8);
-  const shown = (near.length ? near : known.slice(0, 12)).join(", ");
+  const near = findClosest(id, known);
   throw new UsageError(
     `${flag} '${id}' is not a ${WHAT[kind].name} of the catalogue (compared ignoring case)`,
-    `${near.length ? "Close" : "Some"} ${WHAT[kind].name}s: ${shown}${known.length > 12 && !near.length ? ", …" : ""}; \`${WHAT[kind].list}\` lists them all.`,
+    `Closest ${WHAT[kind].name}s: ${near.join(", ")}; \`${WHAT[kind].list}\` lists them all.`,
   );
+}
+
+/** Edits (insert, delete, replace) from `a` to `b`. */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++)
+      next.push(
+        Math.min(
+          (row[j] ?? 0) + 1,
+          (next[j - 1] ?? 0) + 1,
+          (row[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+        ),
+      );
+    row = next;
+  }
+  return row[b.length] ?? 0;
+}
+
+/**
+ * The known ids closest to a typo, ignoring case: those that contain it or that it contains
+ * first (`AETN`, `CMS_medicare`), then the fewest edits: at most 5 within half the id's
+ * length in edits, else the 3 nearest.
+ */
+export function findClosest(id: string, known: readonly string[]): string[] {
+  const typed = id.toLowerCase().replace(/_+$/, "");
+  const scored = known.map((k) => {
+    const lower = k.toLowerCase();
+    const within = typed.length > 1 && (lower.includes(typed) || typed.includes(lower));
+    return { k, score: within ? 0 : editDistance(typed, lower) };
+  });
+  const limit = Math.max(2, Math.ceil(typed.length / 2));
+  scored.sort((a, b) => a.score - b.score || (a.k < b.k ? -1 : a.k > b.k ? 1 : 0));
+  const near = scored.filter((s) => s.score <= limit);
+  return (near.length ? near.slice(0, 5) : scored.slice(0, 3)).map((s) => s.k);
 }
 
 /**
  * Ids in the catalogue's spelling: an id is matched case-insensitively against `known` (`aetna`
- * -> AETNA); one the catalogue lacks is an error naming the flag, with ids it does have.
+ * -> AETNA); one the catalogue lacks, in whatever case (`AETN`), is an error naming the flag,
+ * with the closest ids it does have (cli.md Output: nothing fails silently).
  */
 export function respellIds(
   kind: IdKind,
@@ -61,7 +72,7 @@ export function respellIds(
   known: readonly string[],
   flag: string,
 ): string[] {
-  return ids.map((id) => (hasCatalogueSpelling(kind, id) ? id : respellOne(kind, id, known, flag)));
+  return ids.map((id) => respellOne(kind, id, known, flag));
 }
 
 /** Where a request holds ids of a kind, and the flag that sets them. */
@@ -86,24 +97,38 @@ function writePath(obj: Json, path: readonly string[], value: unknown): Json {
 }
 
 /**
- * The request input with its payer and LOB ids in the catalogue's spelling. A list is asked for
- * (through `list`, once per kind) only when some id is not already spelled that way; otherwise
- * the input comes back as it was, and no request is made.
+ * The request input with its payer and LOB ids checked against the catalogue and in its
+ * spelling. A list is asked for (through `list`, once per kind) only when ids of that kind are
+ * given; with none, the input comes back as it was and no request is made.
  */
 export async function respellInput(
   input: Json,
   fields: readonly IdField[],
   list: (kind: IdKind) => Promise<string[]>,
+  /**
+   * A second look for a payer id the payer list lacks: `/v1/payers` holds payers linked to a
+   * version, `/v1/lobs` every payer with a LOB (`lobs --payer` of an unlinked payer answers).
+   */
+  confirmPayer?: (id: string) => Promise<string | undefined>,
 ): Promise<Json> {
   const lists = new Map<IdKind, Promise<string[]>>();
   let out = input;
   for (const field of fields) {
     const ids = readPath(input, field.path);
-    if (!Array.isArray(ids) || findIdsToRespell(field.kind, ids).length === 0) continue;
+    if (!Array.isArray(ids) || !ids.some((id) => typeof id === "string")) continue;
     if (!lists.has(field.kind)) lists.set(field.kind, list(field.kind));
     const known = await lists.get(field.kind)!;
     const strings = ids.filter((id): id is string => typeof id === "string");
-    out = writePath(out, field.path, respellIds(field.kind, strings, known, field.flag));
+    const spelled: string[] = [];
+    for (const id of strings)
+      try {
+        spelled.push(...respellIds(field.kind, [id], known, field.flag));
+      } catch (err) {
+        const confirmed = field.kind === "payer" ? await confirmPayer?.(id) : undefined;
+        if (confirmed === undefined) throw err;
+        spelled.push(confirmed);
+      }
+    out = writePath(out, field.path, spelled);
   }
   return out;
 }

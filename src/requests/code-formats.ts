@@ -62,11 +62,13 @@ export function guessCodeSystem(code: string): CodeSystem | undefined {
  * a code shows the comma form; a code of another system names it (`did you mean HCPCS:E0601?`).
  */
 export function checkCodeFormats(flag: string, system: CodeSystem, codes: string[]): void {
+  // "" for a positional code: the messages then name the code alone.
+  const f = flag ? `${flag} ` : "";
   const spaced = codes.filter((c) => /\s/.test(c));
   if (spaced.length)
     throw new UsageError(
-      `${flag} '${spaced[0]}': a code cannot hold a space`,
-      `Separate several codes with commas: ${flag} ${system}:${codes.flatMap((c) => c.split(/\s+/)).join(",")}`,
+      `${f}'${spaced[0]}': a code cannot hold a space`,
+      `Separate several codes with commas: ${f}${system}:${codes.flatMap((c) => c.split(/\s+/)).join(",")}`,
     );
   for (const code of codes) {
     if (hasCodeFormat(system, code)) continue;
@@ -74,12 +76,12 @@ export function checkCodeFormats(flag: string, system: CodeSystem, codes: string
     const shown = code.trim();
     if (other)
       throw new UsageError(
-        `${flag} ${system}:${shown}: ${shown} is ${CODE_FORMATS[other].name}: did you mean ${other}:${shown}?`,
-        `Write ${flag} ${other}:${shown} (the system before the colon names the code set).`,
+        `${f}${system}:${shown}: ${shown} is ${CODE_FORMATS[other].name}: did you mean ${other}:${shown}?`,
+        `Write ${f}${other}:${shown} (the system before the colon names the code set).`,
       );
     const { name, shape } = CODE_FORMATS[system];
     throw new UsageError(
-      `${flag} ${system}:${shown}: '${shown}' is not ${name}`,
+      `${f}${system}:${shown}: '${shown}' is not ${name}`,
       `${name.charAt(0).toUpperCase()}${name.slice(1)} is ${shape}.`,
     );
   }

@@ -22,7 +22,12 @@ const SYSTEM_ALIASES: Record<string, CodeSystem> = {
   "ICD-10": "ICD10CM",
 };
 const PCS = new Set(["ICD10PCS", "ICD-10-PCS", "ICD_10_PCS"]);
-const SYSTEMS_HELP =
+/** The code system a name stands for (any case, with its aliases), `PCS` for ICD-10-PCS, else undefined. */
+export function findCodeSystem(name: string): CodeSystem | "PCS" | undefined {
+  const upper = name.trim().toUpperCase();
+  return PCS.has(upper) ? "PCS" : SYSTEM_ALIASES[upper];
+}
+export const SYSTEMS_HELP =
   "CPT, CPT_MODIFIER, HCPCS, HCPCS_MODIFIER, ICD10CM (aliases ICD10, ICD-10-CM, CPT-MODIFIER, HCPCS-MODIFIER)";
 
 /** Splits comma-separated, possibly repeated flag values; blanks dropped. */
@@ -36,36 +41,42 @@ export function splitList(values: readonly string[] | undefined): string[] | und
 }
 
 /** `--code SYSTEM:CODE[,CODE...]` as one code reference. */
-export function parseCodeFlag(raw: string): { code_system: CodeSystem; codes: string[] } {
+export function parseCodeFlag(
+  raw: string,
+  flag = "--code",
+): { code_system: CodeSystem; codes: string[] } {
   const colon = raw.indexOf(":");
+  // A positional code (`coverage code 97110`) is named as the user gave it, not as --code.
+  const shown = flag ? `${flag} ` : "";
+  const where = flag ? `${flag} '${raw}'` : `'${raw}'`;
   if (colon < 0) {
     const guess = guessCodeSystem(raw);
     throw new UsageError(
-      `--code '${raw}' has no code system`,
+      `${where} has no code system`,
       guess
-        ? `Did you mean --code ${guess}:${raw.trim()}? Write SYSTEM:CODE; systems: ${SYSTEMS_HELP}.`
-        : `Write SYSTEM:CODE, e.g. --code CPT:97110; systems: ${SYSTEMS_HELP}.`,
+        ? `Did you mean ${shown}${guess}:${raw.trim()}? Write SYSTEM:CODE; systems: ${SYSTEMS_HELP}.`
+        : `Write SYSTEM:CODE, e.g. ${shown}CPT:97110; systems: ${SYSTEMS_HELP}.`,
     );
   }
   const name = raw.slice(0, colon).trim().toUpperCase();
   if (PCS.has(name))
     throw new UsageError(
-      `--code '${raw}': the filter does not accept ICD-10-PCS codes`,
+      `${where}: the filter does not accept ICD-10-PCS codes`,
       `Use one of ${SYSTEMS_HELP}; ICD-10-CM diagnoses are ICD10CM.`,
     );
   const system = SYSTEM_ALIASES[name];
   if (!system)
     throw new UsageError(
-      `--code '${raw}': unknown code system '${raw.slice(0, colon)}'`,
+      `${where}: unknown code system '${raw.slice(0, colon)}'`,
       `Use one of ${SYSTEMS_HELP}.`,
     );
   const codes = splitList([raw.slice(colon + 1)]) ?? [];
   if (codes.length === 0)
     throw new UsageError(
-      `--code '${raw}' names no code`,
+      `${where} names no code`,
       "Write at least one code after the colon, e.g. CPT:97110,97112.",
     );
-  checkCodeFormats("--code", system, codes);
+  checkCodeFormats(flag, system, codes);
   return { code_system: system, codes };
 }
 

@@ -45,7 +45,7 @@ function isObject(v: unknown): v is Json {
 
 /** `code_refs` from `--code`, `--match` and `--relationship` over the `--body` one, or undefined. */
 function mergeCodeRefs(flags: SearchFlags, base: Json | undefined): Json | undefined {
-  const refs = flags.code?.length ? flags.code.map(parseCodeFlag) : undefined;
+  const refs = flags.code?.length ? flags.code.map((c) => parseCodeFlag(c)) : undefined;
   const match = parseEnumFlag(flags.match);
   if (match !== undefined && !refs && !base)
     throw new UsageError(

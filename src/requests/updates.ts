@@ -40,7 +40,7 @@ export function buildUpdatesNarrowing(flags: UpdatesNarrowingFlags): UpdateNarro
   return {
     payerIds: requireList(flags.payer, "--payer"),
     lobs: checkLobCategories(parseLobs(requireList(flags.lob, "--lob"))),
-    refs: flags.code?.map(parseCodeFlag),
+    refs: flags.code?.map((c) => parseCodeFlag(c)),
   };
 }
 

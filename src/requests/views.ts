@@ -16,11 +16,11 @@ export interface CodeViewFlags {
  * `SYSTEM:CODE` as one reference to one code (a view is about one code), the code in upper case
  * as the view shows it (`icd10:m54.5` is ICD10CM M54.5; rule Filter 5 matches it either way).
  */
-export function parseOneCode(raw: string, what = "the code"): CodeReference {
-  const ref = parseCodeFlag(raw);
+export function parseOneCode(raw: string, flag?: string): CodeReference {
+  const ref = parseCodeFlag(raw, flag ?? "");
   if (ref.codes.length !== 1)
     throw new UsageError(
-      `${what} '${raw}' names ${ref.codes.length} codes; this view is about one`,
+      `${flag ?? "the code"} '${raw}' names ${ref.codes.length} codes; this view is about one`,
       `Give one, e.g. ${ref.code_system}:${ref.codes[0] ?? "97110"}; \`coverage search --code\` takes several.`,
     );
   return { ...ref, codes: ref.codes.map((c) => c.toUpperCase()) };

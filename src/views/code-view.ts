@@ -1,8 +1,8 @@
-import type { CodeReference, Policy, Relationship } from "../contract/index.js";
+import type { Applicability, CodeReference, Policy, Relationship } from "../contract/index.js";
 import { makeCodeKey } from "../engine/codes.js";
 import { compareCodePoints } from "../engine/compare.js";
-import { versionState, type VersionState } from "../engine/time.js";
-import { summarizeScope } from "./coverage-summary.js";
+import { formatScopes, pairScopes, type PayerScopes } from "../domain/scopes.js";
+import { versionStatus, type VersionStatus } from "../domain/status.js";
 
 /** One policy under one relationship in `coverage code`. */
 export interface CodePolicyRow {
@@ -11,11 +11,16 @@ export interface CodePolicyRow {
   title: string;
   payer_ids: string[];
   payer_names: string[];
-  scope: string;
+  /** `PAYER_ID lob STATE;...` (cli.md Output), each scope with its own payer. */
+  scopes: string;
+  /** Each payer with its own scopes in words, in the order the view shows them. */
+  payer_scopes: PayerScopes[];
+  /** The applicability items as the API gave them. */
+  applicability: Applicability[];
   categories: Array<string | null>;
   effective_from_date: string;
   effective_to_date: string | null;
-  state: VersionState;
+  status: VersionStatus;
 }
 
 /** `coverage code --json`: the code, its description, and its policies by relationship. */
@@ -81,11 +86,13 @@ export function buildCodeReport(
         title: p.title,
         payer_ids: payers.ids,
         payer_names: payers.names,
-        scope: summarizeScope(p.applicability ?? []),
+        scopes: formatScopes(p.applicability ?? []),
+        payer_scopes: pairScopes(p.applicability ?? []),
+        applicability: p.applicability ?? [],
         categories: [...new Set(hits.map((g) => g.category))],
         effective_from_date: p.effective_from_date,
         effective_to_date: p.effective_to_date,
-        state: versionState(p, today),
+        status: versionStatus(p, today),
       });
     }
     policies.sort(
@@ -109,6 +116,9 @@ export function buildCodeReport(
 /** CSV/ndjson rows of a code report: one per policy and relationship. */
 export function flattenCodeReport(report: CodeReport): Array<Record<string, unknown>> {
   return report.groups.flatMap((g) =>
-    g.policies.map((p) => ({ relationship: g.relationship, ...p })),
+    g.policies.map(({ payer_scopes: _, applicability: __, ...p }) => ({
+      relationship: g.relationship,
+      ...p,
+    })),
   );
 }

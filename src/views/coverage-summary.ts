@@ -61,28 +61,6 @@ export function summarizeVerdict(groups: CodeGroup[], refs: CodeReference[]): Ve
   return rels.length === 1 ? VERDICT_OF[rels[0]!] : "mixed";
 }
 
-/**
- * A compact scope: LOB categories then states, one part per distinct category set
- * (`medicare_part_b · CA NF SF`, `commercial · nationwide`), parts joined by `; `.
- */
-export function summarizeScope(items: Pick<Applicability, "lobs" | "state">[]): string {
-  const order = LOB_CATEGORIES;
-  const statesBySet = new Map<string, string[]>();
-  for (const item of items) {
-    const lobs = [...new Set(item.lobs)].sort((a, b) => order.indexOf(a) - order.indexOf(b));
-    const key = lobs.join(", ");
-    const states = statesBySet.get(key) ?? [];
-    states.push(item.state ?? "nationwide");
-    statesBySet.set(key, states);
-  }
-  return [...statesBySet]
-    .map(([lobs, states]) => {
-      const where = states.includes("nationwide") ? ["nationwide"] : [...new Set(states)];
-      return `${lobs || "-"} · ${where.join(" ")}`;
-    })
-    .join("; ");
-}
-
 /** The distinct payer names (or ids) of an applicability list, in the order met. */
 export function listPayers(
   items: Pick<Applicability, "payer_ids" | "payer_names">[],

@@ -4,6 +4,7 @@
 import type { ApiClient } from "../backend/client.js";
 import type { Policy, PolicyDetail } from "../contract/index.js";
 import { NotFoundError, UsageError } from "../errors.js";
+import { buildNumberProbeBody, findByNumber } from "./find-number.js";
 import { buildProbeBody, VersionFinder } from "./find-versions.js";
 import { findVersionOn, pickVersion, splitPolicyId } from "./policy-key.js";
 
@@ -84,7 +85,7 @@ export function createDetailCache(client: ApiClient): (id: string) => Promise<Po
 export async function findDiffPair(client: ApiClient, arg: string): Promise<[string, string]> {
   const parts = splitPolicyId(arg);
   const key = parts?.key ?? arg;
-  const found = await findVersionsOrFail(createVersionFinder(client), key);
+  const found = await findVersionsOrFail(createVersionFinder(client), key, client);
   const at = parts ? found.findIndex((v) => v.policy_id === arg) : found.length - 1;
   if (at < 0)
     throw new NotFoundError(`${key} has no version ${arg}`, "Give one of the ids listed.", [
@@ -101,7 +102,11 @@ export async function findDiffPair(client: ApiClient, arg: string): Promise<[str
 }
 
 /** The versions of a key, or a not-found error that says how to find the key. */
-export async function findVersionsOrFail(finder: VersionFinder, key: string): Promise<Policy[]> {
+export async function findVersionsOrFail(
+  finder: VersionFinder,
+  key: string,
+  client?: ApiClient,
+): Promise<Policy[]> {
   // An empty key, or one with an empty segment (a slash too many), can name no policy: a typo
   // to point at (exit 2), not a policy that was looked for and not found (exit 4).
   if (key.split("/").some((segment) => segment === ""))
@@ -110,12 +115,58 @@ export async function findVersionsOrFail(finder: VersionFinder, key: string): Pr
       "Write the id without its date and without a leading, trailing or double slash, e.g. cms-lcd/L33718.",
     );
   const versions = await finder.versionsOf(key);
-  if (versions.length === 0)
-    throw new NotFoundError(
+  if (versions.length === 0) {
+    const plain = new NotFoundError(
       `no versions of policy '${key}' were found`,
       "A policy key is the id without its date (cms-lcd/L33718); find ids with `coverage search`.",
     );
+    throw client ? await explainUnknownPolicy(client, key, plain) : plain;
+  }
   return versions;
+}
+
+/**
+ * Why an id or key named no policy, when it is close to one: the same key in another case
+ * (`CMS-LCD/l33718`), or a policy number (`L33718`) whose key is then suggested. The original
+ * error when neither helps. Costs the probes of a version look-up (see VersionFinder,
+ * findByNumber), on the error path only.
+ */
+export async function explainUnknownPolicy(
+  client: ApiClient,
+  arg: string,
+  original: NotFoundError,
+): Promise<NotFoundError> {
+  const parts = splitPolicyId(arg);
+  const key = parts?.key ?? arg;
+  const finder = createVersionFinder(client);
+  // Ids are lower-case sources and upper-case numbers in most catalogues (cms-lcd/L33718).
+  const [source, ...rest] = key.split("/");
+  const spellings = [
+    [source?.toLowerCase(), ...rest.map((r) => r.toUpperCase())].join("/"),
+    [source?.toLowerCase(), ...rest].join("/"),
+    key.toLowerCase(),
+    key.toUpperCase(),
+  ].filter((k, i, all) => k !== key && all.indexOf(k) === i);
+  for (const spelled of spellings) {
+    const versions = await finder.versionsOf(spelled);
+    if (versions.length === 0) continue;
+    const same = parts && versions.find((v) => v.policy_id.toLowerCase() === arg.toLowerCase());
+    return new NotFoundError(
+      `${original.message}: ids are case-sensitive; did you mean ${same ? same.policy_id : spelled}?`,
+      `The versions of ${spelled}: ${listVersions(versions)}.`,
+    );
+  }
+  if (key.includes("/")) return original;
+  const numbered = await findByNumber(
+    (offset) => client.filter(client.build.filter(buildNumberProbeBody(offset))),
+    key,
+  );
+  const keys = [...new Set(numbered.map((v) => splitPolicyId(v.policy_id)?.key ?? v.policy_id))];
+  if (keys.length === 0) return original;
+  return new NotFoundError(
+    `'${arg}' is a policy number, not a policy id: its key is ${keys.join(" or ")}`,
+    `Give the key (${keys[0]}) for today's version, or a version id: ${listVersions(numbered)}.`,
+  );
 }
 
 function listVersions(versions: readonly Policy[]): string {
@@ -140,6 +191,29 @@ export async function resolvePolicyArg(
   if (splitPolicyId(arg)) return arg;
   const versions = await createVersionFinder(client).versionsOf(arg);
   return pickVersion(versions, today)?.policy_id ?? arg;
+}
+
+/**
+ * `policy` and `download` alike: a key or a version id (trimmed) to the version id, then `get`
+ * of it; a 404 explained (the versions of a key, another case, a policy number's key).
+ */
+export async function getPolicyByArg<T>(
+  client: ApiClient,
+  raw: string,
+  today: string,
+  get: (id: string) => Promise<T>,
+): Promise<T> {
+  const arg = raw.trim();
+  const id = await resolvePolicyArg(client, arg, today);
+  return get(id).catch(async (err: unknown) => {
+    // Only a policy that was not found is explained ("No file stored" is a policy found).
+    if (!(err instanceof NotFoundError) || !err.message.startsWith("Policy not found")) throw err;
+    // The explanation is a courtesy: if its look-ups fail, the 404 stands as it was.
+    const explained = await explainMissingVersion(client, id, err)
+      .then((e) => (e === err ? explainUnknownPolicy(client, arg, err) : e))
+      .catch(() => err);
+    throw explained;
+  });
 }
 
 /**

@@ -11,7 +11,12 @@ import { normaliseCode } from "../engine/codes.js";
 
 /** How a version differs from its predecessor, in the words of `updates --changes`. */
 export type ChangeKind =
-  "new" | "codes changed" | "criteria changed" | "applicability changed" | "metadata only";
+  | "new"
+  | "codes changed"
+  | "criteria changed"
+  | "applicability changed"
+  | "metadata only"
+  | "no changes";
 
 /** One code as a version lists it: every relationship and category it has there. */
 export interface CodeEntry {
@@ -196,7 +201,10 @@ export function diffCriteria(
   return { changed: true, patch: patch.replace(/^(?:Index: .*\n)?=+\n/, "") };
 }
 
-/** The kinds of change from `old` to `next`, in a fixed order; `metadata only` when none. */
+/**
+ * The kinds of change from `old` to `next`, in a fixed order; `metadata only` when only other
+ * fields differ, `no changes` when nothing does (`diff X X`).
+ */
 export function classifyDiff(d: Omit<PolicyDiff, "kinds">): ChangeKind[] {
   const kinds: ChangeKind[] = [];
   const { codes, applicability } = d;
@@ -204,7 +212,8 @@ export function classifyDiff(d: Omit<PolicyDiff, "kinds">): ChangeKind[] {
     kinds.push("codes changed");
   if (d.criteria.changed) kinds.push("criteria changed");
   if (applicability.gained.length || applicability.lost.length) kinds.push("applicability changed");
-  return kinds.length ? kinds : ["metadata only"];
+  if (kinds.length) return kinds;
+  return d.fields.length ? ["metadata only"] : ["no changes"];
 }
 
 /** What changed from one version (or any policy) to another. */

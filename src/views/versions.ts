@@ -1,5 +1,5 @@
 import type { PolicyDetail } from "../contract/index.js";
-import { versionState, type VersionState } from "../engine/time.js";
+import { versionStatus, type VersionStatus } from "../domain/status.js";
 import { diffPolicies, type ChangeKind, type PolicyDiff } from "./policy-diff.js";
 
 /** What changed from the previous version, in counts (`versions`). */
@@ -21,7 +21,7 @@ export interface VersionRow {
   title: string;
   effective_from_date: string;
   effective_to_date: string | null;
-  state: VersionState;
+  status: VersionStatus;
   /** Null for the first version. */
   changes: StepSummary | null;
 }
@@ -48,7 +48,7 @@ export function summarizeStep(d: PolicyDiff): StepSummary {
   };
 }
 
-/** Every version of a key (details, oldest first) with its state and its step from the last. */
+/** Every version of a key (details, oldest first) with its status and its step from the last. */
 export function buildVersionsReport(
   key: string,
   details: readonly PolicyDetail[],
@@ -62,7 +62,7 @@ export function buildVersionsReport(
       title: d.title,
       effective_from_date: d.effective_from_date,
       effective_to_date: d.effective_to_date,
-      state: versionState(d, today),
+      status: versionStatus(d, today),
       changes: i === 0 ? null : summarizeStep(diffPolicies(details[i - 1]!, d)),
     })),
   };

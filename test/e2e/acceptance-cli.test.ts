@@ -102,7 +102,7 @@ describe("the search table fits the terminal width", () => {
     const lines = r.stdout.split("\n");
     // Ids this long take a line of their own, the other columns under them.
     expect(lines[0]).toBe("POLICY ID  TITLE");
-    expect(lines[1]).toMatch(/^ {2}NUMBER\s+PAYER\s+SCOPE\s+STATUS\s+FROM\s+SCORE$/);
+    expect(lines[1]).toMatch(/^ {2}NUMBER\s+PAYER: SCOPE\s+STATUS\s+FROM\s+SCORE$/);
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(width);
     // Never wrapped: each id whole at the start of a line.
     for (const item of [long(1), long(2)])

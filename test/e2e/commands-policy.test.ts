@@ -29,7 +29,7 @@ describe("coverage policy (e2e)", () => {
     { id: "a/pt/2025-01-01", today: "2024-06-01", status: "upcoming" },
   ])("$id on $today is $status", async ({ id, today, status }) => {
     const r = await run(["policy", id, ...(today ? ["--today", today] : [])]);
-    expect(r.stdout).toMatch(new RegExp(`^Status\\s+${status}$`, "m"));
+    expect(r.stdout).toMatch(new RegExp(`^Status\\s+${status} (from|starts|ends|ended) `, "m"));
   });
 
   it.each([
@@ -61,7 +61,8 @@ describe("coverage policy (e2e)", () => {
     expect(text.indexOf("Codes: Covers")).toBeLessThan(text.indexOf("Codes: Does not cover"));
     expect(text.indexOf("Codes: Does not cover")).toBeLessThan(text.indexOf("Codes: References"));
     // The BOLT link ended on 2026-06-01 (today): still part of the detail's applicability.
-    expect(text).toMatch(/^CA\s+Acme Health, bolt Insurance\s+medicaid$/m);
+    expect(text).toMatch(/^bolt Insurance\s+medicaid · CA$/m);
+    expect(text).toMatch(/^Acme Health\s+commercial · nationwide\n\s+medicaid · CA$/m);
   });
 
   it("--criteria prints only the criteria markdown, as stored", async () => {

@@ -198,9 +198,12 @@ describe.skipIf(!SQLITE)("coverage data pull medicare", () => {
 
   it("asks whether anything changed and rewrites nothing when nothing did", async () => {
     const before = folderState();
+    // Not even a temporary file comes and goes: the folder itself is untouched.
+    const folderTime = statSync(folder).mtimeMs;
     const seen = cms.requests.length;
     const r = await pull();
     expect(r.exitCode, r.stderr).toBe(0);
+    expect(statSync(folder).mtimeMs).toBe(folderTime);
     expect(r.stderr).toMatch(/^Medicare catalogue already current \(as of \d{4}-\d\d-\d\d\)$/m);
     expect(r.stderr).not.toContain("imported");
     expect(folderState()).toEqual(before);

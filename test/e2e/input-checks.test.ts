@@ -111,11 +111,15 @@ describe.concurrent("payer and LOB ids match the catalogue ignoring case", () =>
     });
   });
 
-  it("over HTTP, ids already in the catalogue's spelling are sent without a look-up", async (t) => {
+  it("over HTTP, ids in the catalogue's spelling are checked too (one look-up each)", async (t) => {
     const s = await serveCatalogue(t);
     const r = await overHttp(s, ["search", "--payer", "ACME", "--lob-id", "ACME_commercial_"]);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(s.requests.map((q) => q.url)).toEqual(["/v1/policies/filter"]);
+    expect(s.requests.map((q) => q.url.replace(/\?.*/, ""))).toEqual([
+      "/v1/payers",
+      "/v1/lobs",
+      "/v1/policies/filter",
+    ]);
   });
 });
 
@@ -146,9 +150,10 @@ describe.concurrent("bad input is exit 2 before any request", () => {
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(message);
     expect(r.stderr).not.toMatch(STACK);
-    // The unknown payer needed the list to be found out; nothing else was asked.
+    // The unknown payer needed the list (and one look among the LOBs, for a payer with LOBs
+    // and no policy) to be found out; nothing else was asked.
     expect(s.requests.map((q) => q.url.replace(/\?.*/, ""))).toEqual(
-      args[0] === "--payer" ? ["/v1/payers"] : [],
+      args[0] === "--payer" ? ["/v1/payers", "/v1/lobs"] : [],
     );
   });
 

@@ -27,7 +27,7 @@ describe("coverage mcp over stdio (the built CLI)", () => {
     await client.connect(transport);
     try {
       const { tools } = await client.listTools();
-      expect(tools).toHaveLength(9);
+      expect(tools).toHaveLength(10);
       const result = await client.callTool({
         name: "lookup_code",
         arguments: { code: "HCPCS:E0601", states: ["CA"] },

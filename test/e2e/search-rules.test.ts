@@ -454,7 +454,7 @@ describe.concurrent("pagination and output formats", () => {
     expect(r.exitCode).toBe(0);
     const rows = r.stdout.split("\r\n");
     expect(rows[0]).toBe(
-      "policy_id,policy_number,title,effective_from_date,effective_to_date,file_url,file_type,listing_url,summary,score,payer_ids,payer_names,lobs,states",
+      "policy_id,policy_number,title,effective_from_date,effective_to_date,file_url,file_type,listing_url,summary,score,payer_ids,payer_names,scopes,status",
     );
     expect(rows[1]).toMatch(/^x\/none\/2020-01-01,X-4,"Sleep apnea, ""adult""",2020-01-01,,/);
     // The header and two rows (execa drops the final line break).

@@ -21,15 +21,22 @@ describe("the search table answers the question (bundled data)", () => {
     expect(r.stdout).toMatchSnapshot();
   });
 
-  it("payer, scope and verdict columns; the status column is STATUS, not STATE", async () => {
+  it("each scope beside its own payer, the verdict; the status column is STATUS, not STATE", async () => {
     const r = await runInProcess(["-q", ...MAIN_JOB], { env: plain(200) });
     const [header] = r.stdout.split("\n");
-    expect(header).toMatch(
-      /^POLICY ID\s+TITLE\s+NUMBER\s+PAYER\s+SCOPE\s+VERDICT\s+STATUS\s+FROM$/,
-    );
+    expect(header).toMatch(/^POLICY ID\s+TITLE\s+NUMBER\s+PAYER: SCOPE\s+VERDICT\s+STATUS\s+FROM$/);
     expect(header).not.toMatch(/\bSTATE\b/);
-    expect(r.stdout).toMatch(
-      /cms-lcd\/L34049\/2026-10-24 .* Medicare \(CMS\)\s+medicare_part_a · CA\s+covers\s+active/,
+    // At 120 columns (the stacked layout), one line per payer with only its own scopes:
+    // evicore's MSK policy gives Cigna individual_aca in TX, never Centene.
+    const wide = await runInProcess(["-q", ...MAIN_JOB], { env: plain(120) });
+    expect(wide.stdout).toMatch(
+      /^ {2}L34049 +Medicare \(CMS\): medicare_part_a · CA NV; medicare_part_b · HI NF +covers +active/m,
+    );
+    expect(wide.stdout).toMatch(
+      /^ {2}MSK-THERAPY V2.0.2026 +Centene \(Ambetter, Wellcare, state Medicaid plans\): medicaid · TX +covers/m,
+    );
+    expect(wide.stdout).toMatch(
+      /^ {25}Cigna Healthcare: commercial · nationwide; individual_aca · TX$/m,
     );
   });
 
@@ -104,7 +111,7 @@ describe("what the client sends for a table (scripted server)", () => {
       include_applicability: true,
       include_code_groups: true,
     });
-    expect(r.stdout).toMatch(/X Health\s+medicare_part_b · CA NF\s+covers/);
+    expect(r.stdout).toMatch(/X Health: medicare_part_b · CA NF\s+covers/);
   });
 
   it.each([["--json"], ["--format", "ndjson"]])("%s: exactly the user's request", async (...f) => {
@@ -132,13 +139,13 @@ describe("what the client sends for a table (scripted server)", () => {
     expect(r.stdout).not.toContain("VERDICT");
   });
 
-  it("CSV: flat columns for payers, LOBs and states, and the verdict", async () => {
+  it("CSV: flat columns for payers, scopes paired with their payer, status and the verdict", async () => {
     const r = await remote([...MAIN_JOB, "--format", "csv"]);
     const [header, row] = r.stdout.split("\r\n");
     expect(header).toBe(
-      "policy_id,policy_number,title,effective_from_date,effective_to_date,file_url,file_type,listing_url,summary,score,payer_ids,payer_names,lobs,states,verdict",
+      "policy_id,policy_number,title,effective_from_date,effective_to_date,file_url,file_type,listing_url,summary,payer_ids,payer_names,scopes,status,verdict",
     );
-    expect(row).toMatch(/,X,X Health,medicare_part_b,CA;NF,covers$/);
+    expect(row).toMatch(/,X,X Health,X medicare_part_b CA;X medicare_part_b NF,\w+,covers$/);
     expect(r.stdout).not.toContain("{");
   });
 });

@@ -76,7 +76,7 @@ describe.concurrent("review of issues 19 and 20, through the built CLI", () => {
     const r = await local(["matrix", "--code", "CPT:99901", "--code", "CPT:99902"]);
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toMatch(/matrix takes one --code, not 2/);
+    expect(r.stderr).toMatch(/matrix takes one code, not 2/);
   });
 
   it("updates --changes at 80 columns: the kinds wrap, ids and payers keep their words", async () => {

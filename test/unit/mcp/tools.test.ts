@@ -38,6 +38,7 @@ describe("coverage mcp: tools", () => {
       "policy_versions",
       "diff_policy_versions",
       "recent_updates",
+      "check_claim",
       "list_payers",
       "list_lobs",
     ]);
@@ -93,6 +94,22 @@ describe("coverage mcp: tools", () => {
       "updates --days 365 --lob commercial --limit 10",
     ],
     ["recent_updates", { days: 90, changes: true }, "updates --days 90 --changes"],
+    [
+      "check_claim",
+      { procedure: "CPT:97110", diagnoses: ["ICD10CM:M54.50"], state: "CA" },
+      "check --procedure CPT:97110 --diagnosis ICD10CM:M54.50 --state CA",
+    ],
+    [
+      "check_claim",
+      {
+        procedure: "HCPCS:E0601",
+        diagnoses: ["ICD10CM:G47.33", "ICD10CM:E66.01"],
+        lob: "medicare_part_b",
+        payer: "CMS",
+        date: "2026-06-15",
+      },
+      "check --procedure HCPCS:E0601 --diagnosis ICD10CM:G47.33 --diagnosis ICD10CM:E66.01 --lob medicare_part_b --payer CMS --date 2026-06-15",
+    ],
     ["list_payers", { lobs: ["medicaid"] }, "payers --lob medicaid"],
     ["list_lobs", { payers: ["AETNA"], limit: 3 }, "lobs --payer AETNA --limit 3"],
   ])("%s %j answers as `coverage %s --json`", async (tool, args, command) => {
@@ -116,7 +133,7 @@ describe("coverage mcp: tools", () => {
   it("renders a search with each policy's scope and, for codes, its verdict", async () => {
     const text = textOf(await call("search_policies", { codes: ["CPT:97110"], limit: 3 }));
     expect(text).toMatch(
-      /^- \S+ ".+" \[(active|ending|upcoming|retired), .+\]; scope: .+; verdict: (covers|does not cover|mentions|mixed|none)$/m,
+      /^- \S+ ".+" \[(active|ending|upcoming|retired), .+\]; payers: .+; scope: .+; verdict: (covers|does not cover|mentions|mixed|none)$/m,
     );
   });
 });
@@ -148,6 +165,7 @@ describe("coverage mcp: errors are tool results with the CLI's message", () => {
       /old_id and new_id, or policy_key/,
     ],
     ["days over 365", "recent_updates", { days: 400 }, /365/],
+    ["a claim with a bad procedure", "check_claim", { procedure: "CPT:E0601" }, /HCPCS:E0601/],
   ])("%s", async (_what, tool, args, message) => {
     const result = await call(tool, args);
     expect(result.isError).toBe(true);

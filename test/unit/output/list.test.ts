@@ -30,7 +30,8 @@ describe("writeList: notices go through the run's notice (TTY only, silenced by 
       notice: ["more after 2"],
       table: "a,b\n",
     },
-    { name: "empty", pages: [page([], false)], notice: ["nothing"], table: "" },
+    // An empty answer is the answer: on stdout for a table on a terminal, never a notice.
+    { name: "empty", pages: [page([], false)], notice: [], table: "nothing\n" },
     { name: "one full page", pages: [page(["a"], false)], notice: [], table: "a\n" },
   ])("$name", async ({ pages, notice, table }) => {
     const stdout = capture();

@@ -69,25 +69,13 @@ describe("widenSearchBody: what a table or CSV needs", () => {
 
 describe("chooseSearchColumns", () => {
   it.each([
-    [
-      {},
-      [
-        "policy_id",
-        "title",
-        "policy_number",
-        "payer_names",
-        "scope",
-        "status",
-        "effective_from_date",
-      ],
-    ],
+    [{}, ["policy_id", "title", "policy_number", "scope", "status", "effective_from_date"]],
     [
       { ...CODE_BODY, include_code_groups: true },
       [
         "policy_id",
         "title",
         "policy_number",
-        "payer_names",
         "scope",
         "verdict",
         "status",
@@ -101,7 +89,6 @@ describe("chooseSearchColumns", () => {
         "policy_id",
         "title",
         "policy_number",
-        "payer_names",
         "scope",
         "status",
         "effective_from_date",
@@ -122,7 +109,7 @@ describe("chooseSearchColumns", () => {
 });
 
 describe("flattenPolicy: CSV rows without embedded JSON", () => {
-  it("payers, LOBs, states and the verdict as flat values; extra server fields kept", () => {
+  it("payers, scopes paired with their payer, status and the verdict as flat values; extra server fields kept", () => {
     const shape = readSearchShape(CODE_BODY);
     const columns = chooseSearchColumns("csv", shape);
     const row = flattenPolicy(
@@ -135,12 +122,14 @@ describe("flattenPolicy: CSV rows without embedded JSON", () => {
     expect(row).toMatchObject({
       payer_ids: ["CMS"],
       payer_names: ["Medicare"],
-      lobs: ["medicare_part_b"],
-      states: ["CA", "NF"],
+      scopes: "CMS medicare_part_b CA;CMS medicare_part_b NF",
+      status: "active",
       verdict: "covers",
       extra: 1,
     });
     expect(row).not.toHaveProperty("applicability");
+    // No words were given: the score column would be empty in every row.
+    expect(row).not.toHaveProperty("score");
   });
 });
 
@@ -233,14 +222,12 @@ describe("renderTable with a nowrap lead column", () => {
 });
 
 describe("renderPolicyTable", () => {
-  it("verdict on the asked codes, scope compact, STATUS not STATE", () => {
+  it("verdict on the asked codes, each scope with its payer, STATUS not STATE", () => {
     const shape = readSearchShape(CODE_BODY);
     const out = renderPolicyTable([policy()], io(200), { today: "2026-06-01", shape });
     const [header, row] = out.split("\n");
-    expect(header).toMatch(
-      /^POLICY ID\s+TITLE\s+NUMBER\s+PAYER\s+SCOPE\s+VERDICT\s+STATUS\s+FROM$/,
-    );
-    expect(row).toMatch(/Medicare\s+medicare_part_b · CA NF\s+covers\s+active\s+2026-01-01$/);
+    expect(header).toMatch(/^POLICY ID\s+TITLE\s+NUMBER\s+PAYER: SCOPE\s+VERDICT\s+STATUS\s+FROM$/);
+    expect(row).toMatch(/Medicare: medicare_part_b · CA NF\s+covers\s+active\s+2026-01-01$/);
   });
 
   it("a words search keeps its score column, blank where nothing matched", () => {

@@ -103,8 +103,8 @@ describe("renderPolicyView", () => {
     expect(out).toContain("No codes recorded.");
   });
   it.each([
-    { today: "2025-12-31", status: "upcoming" },
-    { today: "2026-01-01", status: "active" },
+    { today: "2025-12-31", status: "upcoming starts 2026-01-01" },
+    { today: "2026-01-01", status: "active from 2026-01-01" },
   ])("status on $today is $status", async ({ today, status }) => {
     expect(await renderPolicyView(detail, pipe, today)).toMatch(
       new RegExp(`^Status\\s+${status}$`, "m"),

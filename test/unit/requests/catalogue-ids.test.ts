@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
-  hasCatalogueSpelling,
+  findClosest,
   respellIds,
   respellInput,
   type IdKind,
@@ -9,23 +9,6 @@ import { SEARCH_ID_FIELDS } from "../../../src/requests/search.js";
 
 const PAYERS = ["AETNA", "CMS", "UHC"];
 const LOBS = ["AETNA_commercial_US", "CMS_medicare_part_b_NF", "UHC_medicaid_CA"];
-
-describe("hasCatalogueSpelling: sent as typed, without asking for the list", () => {
-  it.each<[IdKind, string, boolean]>([
-    ["payer", "AETNA", true],
-    ["payer", "BCBS-TX", true],
-    ["payer", "aetna", false],
-    ["payer", "Aetna", false],
-    ["lob", "CMS_medicare_part_b_NF", true],
-    ["lob", "AETNA_commercial_US", true],
-    ["lob", "AETNA_commercial_", true],
-    ["lob", "cms_medicare_part_b_nf", false],
-    ["lob", "CMS_MEDICARE_PART_B_NF", false],
-    ["lob", "CMS_medicare_part_b_nf", false],
-  ])("%s %s -> %s", (kind, id, ok) => {
-    expect(hasCatalogueSpelling(kind, id)).toBe(ok);
-  });
-});
 
 describe("respellIds", () => {
   it.each<[IdKind, string[], string[]]>([
@@ -45,22 +28,45 @@ describe("respellIds", () => {
       respellIds("lob", ["cms_medicare"], LOBS, "--lob-id");
     } catch (err) {
       expect((err as { suggestion: string }).suggestion).toMatch(
-        /Close LOB ids: CMS_medicare_part_b_NF/,
+        /Closest LOB ids: CMS_medicare_part_b_NF/,
       );
     }
   });
 });
 
+describe("findClosest", () => {
+  it.each<[string, string[]]>([
+    ["AETN", ["AETNA"]],
+    ["aetnax", ["AETNA"]],
+    ["UHCC", ["UHC"]],
+    ["ZZQQ", ["CMS", "UHC", "AETNA"]],
+  ])("%s -> %j", (id, out) => {
+    expect(findClosest(id, PAYERS)).toEqual(out);
+  });
+  it("a LOB id with a wrong state: the same payer and category first", () => {
+    expect(findClosest("AETNA_commercial_XX", LOBS)[0]).toBe("AETNA_commercial_US");
+  });
+});
+
 describe("respellInput", () => {
-  it("asks for a list only when an id is not in the catalogue's spelling, once per kind", async () => {
+  it("asks for a list only when ids of its kind are given, once per kind; checks every id", async () => {
     const asked: IdKind[] = [];
     const list = async (kind: IdKind) => {
       asked.push(kind);
       return kind === "payer" ? PAYERS : LOBS;
     };
-    const exact = { policies: { payer_ids: ["AETNA"], lob_ids: ["UHC_medicaid_CA"] } };
-    expect(await respellInput(exact, SEARCH_ID_FIELDS, list)).toBe(exact);
+    const none = { policies: { states: ["CA"] } };
+    expect(await respellInput(none, SEARCH_ID_FIELDS, list)).toBe(none);
     expect(asked).toEqual([]);
+    const exact = { policies: { payer_ids: ["AETNA"], lob_ids: ["UHC_medicaid_CA"] } };
+    expect(await respellInput(exact, SEARCH_ID_FIELDS, list)).toEqual(exact);
+    expect(asked).toEqual(["payer", "lob"]);
+    asked.length = 0;
+    // Upper case is no proof: AETN is checked and refused.
+    await expect(
+      respellInput({ policies: { payer_ids: ["AETN"] } }, SEARCH_ID_FIELDS, list),
+    ).rejects.toThrow("--payer 'AETN' is not a payer id of the catalogue");
+    asked.length = 0;
     const loose = { policies: { payer_ids: ["aetna", "uhc"], states: ["CA"] }, limit: 5 };
     expect(await respellInput(loose, SEARCH_ID_FIELDS, list)).toEqual({
       policies: { payer_ids: ["AETNA", "UHC"], states: ["CA"] },

@@ -9,7 +9,6 @@ import {
   listRelationships,
   listPayers,
   listStates,
-  summarizeScope,
   summarizeVerdict,
 } from "../../../src/views/coverage-summary.js";
 
@@ -75,38 +74,6 @@ describe("listRelationships: every group with an asked code (rule Filter 5's nor
       ),
       { numRuns: 1000 },
     );
-  });
-});
-
-describe("summarizeScope", () => {
-  it.each<[string, Pick<Applicability, "lobs" | "state">[], string]>([
-    [
-      "one category, states in order given",
-      [
-        { lobs: ["medicare_part_b"], state: "CA" },
-        { lobs: ["medicare_part_b"], state: "NF" },
-      ],
-      "medicare_part_b · CA NF",
-    ],
-    [
-      "nationwide swallows states",
-      [
-        { lobs: ["commercial"], state: null },
-        { lobs: ["commercial"], state: "CA" },
-      ],
-      "commercial · nationwide",
-    ],
-    [
-      "category sets in the spec's order",
-      [
-        { lobs: ["medicare_advantage", "commercial"], state: "TX" },
-        { lobs: ["medicaid"], state: "TX" },
-      ],
-      "commercial, medicare_advantage · TX; medicaid · TX",
-    ],
-    ["nothing", [], ""],
-  ])("%s", (_name, items, text) => {
-    expect(summarizeScope(items)).toBe(text);
   });
 });
 

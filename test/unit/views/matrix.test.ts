@@ -147,8 +147,9 @@ describe("buildCodeReport", () => {
       ["REFERENCES", ["BOTH", "TX"]],
     ]);
     expect(r.groups[0]!.policies[0]).toMatchObject({
-      scope: "commercial · nationwide",
-      state: "active",
+      scopes: "A commercial US",
+      payer_scopes: [{ payer_id: "A", payer_name: "a", scope: "commercial · nationwide" }],
+      status: "active",
     });
   });
   it("no description known", () => {

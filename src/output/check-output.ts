@@ -1,0 +1,142 @@
+// Output of `coverage check`, written as lines come: json (one document, streamed), ndjson (one
+// object a line), csv (one row a result), table (in blocks, so a long file is never held whole).
+import type { OutputFormat } from "./format.js";
+import type { CheckResult } from "../views/claim-check.js";
+import type { CheckedClaim } from "../views/claim-run.js";
+import { renderTable, type Column } from "./table.js";
+import { formatJson, writeText, type Io } from "./terminal.js";
+
+/** Where checked lines go, one at a time. */
+export interface CheckWriter {
+  write(claim: CheckedClaim): Promise<void>;
+  end(): Promise<void>;
+}
+
+/** The columns of `check --format csv`: the line, then one result (lists joined by `;`). */
+export const CHECK_CSV_COLUMNS = [
+  "line",
+  "procedure",
+  "diagnoses",
+  "state",
+  "date",
+  "payer_id",
+  "lob",
+  "verdict",
+  "policy_ids",
+  "policy_verdicts",
+  "categories",
+] as const;
+
+/** One CSV row a result. */
+export function flattenClaim(claim: CheckedClaim): Array<Record<string, unknown>> {
+  return claim.results.map((r) => ({
+    line: claim.line,
+    procedure: claim.input.procedure,
+    diagnoses: claim.input.diagnoses,
+    state: claim.input.state,
+    date: claim.input.date,
+    payer_id: r.payer_id,
+    lob: r.lob,
+    verdict: r.verdict,
+    policy_ids: r.policies.map((p) => p.policy_id),
+    policy_verdicts: r.policies.map((p) => p.verdict),
+    categories: r.policies.map((p) => p.category ?? ""),
+  }));
+}
+
+type TableRow = { claim: CheckedClaim; result: CheckResult; first: boolean };
+
+const bare = (code: string) => code.slice(code.indexOf(":") + 1);
+
+/** The table's columns; the verdict coloured on a terminal (red: not covered, green: supported). */
+const tableColumns = (io: Pick<Io, "chalk">): Column<TableRow>[] => [
+  { header: "LINE", value: (r) => (r.first ? String(r.claim.line) : "") },
+  { header: "PROCEDURE", value: (r) => (r.first ? r.claim.input.procedure : "") },
+  {
+    header: "DIAGNOSES",
+    value: (r) => (r.first ? r.claim.input.diagnoses.map(bare).join(" ") || "-" : ""),
+    flex: true,
+    min: 10,
+  },
+  { header: "PAYER", value: (r) => r.result.payer_id ?? "-" },
+  { header: "LOB", value: (r) => r.result.lob ?? "-" },
+  {
+    header: "VERDICT",
+    value: (r) => r.result.verdict,
+    style: (text, r) =>
+      r.result.verdict.endsWith("not covered")
+        ? io.chalk.red(text)
+        : r.result.verdict === "supported"
+          ? io.chalk.green(text)
+          : r.result.verdict === "diagnosis not listed"
+            ? io.chalk.yellow(text)
+            : text,
+  },
+  {
+    header: "POLICIES",
+    value: (r) =>
+      r.result.policies
+        .map((p) => `${p.policy_id}: ${p.verdict}${p.category ? ` (${p.category})` : ""}`)
+        .join("\n") || "-",
+    flex: true,
+    min: 24,
+  },
+];
+
+/** Lines a table block holds before it is printed (a long file prints several blocks). */
+const TABLE_BLOCK = 500;
+
+/** A writer for the format; nothing is held beyond one table block. */
+export function createCheckWriter(format: OutputFormat, io: Io): CheckWriter {
+  if (format === "ndjson")
+    return {
+      write: (claim) => writeText(io.stdout, formatJson(io, claim) + "\n"),
+      end: async () => undefined,
+    };
+  if (format === "json") {
+    let count = 0;
+    return {
+      write: (claim) =>
+        writeText(io.stdout, (count++ ? ",\n" : '{"lines":[\n') + formatJson(io, claim)),
+      end: () => writeText(io.stdout, count ? "\n]}\n" : '{"lines":[]}\n'),
+    };
+  }
+  if (format === "csv") {
+    let header: string[] | undefined = [...CHECK_CSV_COLUMNS];
+    return {
+      write: async (claim) => {
+        const { toCsv } = await import("./csv.js");
+        const rows = flattenClaim(claim);
+        if (!rows.length) return;
+        await writeText(
+          io.stdout,
+          toCsv(rows, [...CHECK_CSV_COLUMNS], io.stdoutIsTTY, Boolean(header)).text,
+        );
+        header = undefined;
+      },
+      end: async () => {
+        if (!header) return;
+        const { toCsv } = await import("./csv.js");
+        await writeText(
+          io.stdout,
+          toCsv([{}], header, io.stdoutIsTTY, true).text.split("\r\n")[0] + "\r\n",
+        );
+      },
+    };
+  }
+  let block: TableRow[] = [];
+  let lines = 0;
+  const flush = async () => {
+    if (!block.length) return;
+    await writeText(io.stdout, renderTable(tableColumns(io), block, io) + "\n");
+    block = [];
+    lines = 0;
+  };
+  return {
+    write: async (claim) => {
+      claim.results.forEach((result, i) => block.push({ claim, result, first: i === 0 }));
+      if (++lines >= TABLE_BLOCK) await flush();
+    },
+    end: flush,
+  };
+}

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { existsSync, linkSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
 import path from "node:path";
 import { InterruptedError, UsageError } from "../errors.js";
@@ -68,7 +67,9 @@ const NO_LINK = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "EXDEV", "ENOSYS", "E
 
 /** `.NAME.<pid>-<12 hex>.<ending>` beside `target` (the pid tells a stale one from a running one). */
 export function tempNameFor(target: string, ending = "tmp"): string {
-  const suffix = randomBytes(6).toString("hex");
+  // Web Crypto, not node:crypto: this module is in every command's bundle path, and node:crypto
+  // loads Node's streams at start-up (test/e2e/bundle.test.ts holds a local search to none).
+  const suffix = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(6))).toString("hex");
   return path.join(
     path.dirname(target),
     `.${path.basename(target)}.${process.pid}-${suffix}.${ending}`,

@@ -76,10 +76,16 @@ export function tempNameFor(target: string, ending = "tmp"): string {
   );
 }
 
+/** Removes a temporary output and the journal files SQLite may keep beside it while it writes. */
+function removeOutput(file: string): void {
+  rmSync(file, { recursive: true, force: true });
+  for (const suffix of ["-journal", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
+}
+
 function removeLive(): void {
   for (const entry of live) {
     try {
-      rmSync(entry.path, { recursive: true, force: true });
+      removeOutput(entry.path);
     } catch {
       // Best effort at exit: nothing else can be done now.
     }
@@ -182,7 +188,7 @@ export function createTempOutput(target: string, options: TempOutputOptions = {}
   let committed = false;
   const discard = () => {
     if (!live.delete(entry)) return;
-    rmSync(entry.path, { recursive: true, force: true });
+    removeOutput(entry.path);
   };
   const commit = () => {
     if (!live.has(entry)) throw new Error(`${shown}: temporary output already settled`);

@@ -63,6 +63,25 @@ function folderState(dir = folder): string[] {
   return out;
 }
 
+/**
+ * Waits (up to 10 s) until the pull's staging copy of `file` holds `sent` bytes, so the
+ * server drops the connection only once the client has them: the resume point is then exact.
+ */
+async function clientHas(file: string, sent: number): Promise<void> {
+  const name = path.basename(file);
+  for (let waited = 0; waited < 10_000; waited += 10) {
+    for (const entry of readdirSync(folder)) {
+      if (!entry.endsWith(".part")) continue;
+      try {
+        if (statSync(path.join(folder, entry, name)).size >= sent) return;
+      } catch {
+        // not made yet
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 /** Tables of the sample export with one LCD more (a made-up row), for a changed catalogue. */
 function tablesWithNewLcd() {
   const tables = sampleTables();
@@ -303,6 +322,7 @@ describe.skipIf(!SQLITE)("coverage data pull medicare", () => {
       const body = cms.files.get("/exports/current_lcd.zip")!.body;
       cms.put("/exports/current_lcd.zip", Buffer.from(body));
       cms.dropOnce.add("/exports/current_lcd.zip");
+      cms.beforeDrop = clientHas;
       const seen = cms.gets("/exports/current_lcd.zip").length;
       const r = await pull();
       expect(r.exitCode, r.stderr).toBe(0);
@@ -315,6 +335,7 @@ describe.skipIf(!SQLITE)("coverage data pull medicare", () => {
       expect(r.stderr).toContain("imported 5 LCDs");
     } finally {
       cms.ranges = true;
+      cms.beforeDrop = undefined;
     }
   });
 
@@ -322,8 +343,9 @@ describe.skipIf(!SQLITE)("coverage data pull medicare", () => {
     const body = cms.files.get("/exports/current_article.zip")!.body;
     cms.put("/exports/current_article.zip", Buffer.from(body));
     cms.dropOnce.add("/exports/current_article.zip");
+    cms.beforeDrop = clientHas;
     const seen = cms.gets("/exports/current_article.zip").length;
-    const r = await pull();
+    const r = await pull().finally(() => (cms.beforeDrop = undefined));
     expect(r.exitCode, r.stderr).toBe(0);
     const gets = cms.gets("/exports/current_article.zip").slice(seen);
     expect(gets).toHaveLength(2);

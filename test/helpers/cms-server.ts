@@ -29,6 +29,12 @@ export interface CmsServer extends Scripted {
   missing: Set<string>;
   /** Whether range requests are honoured (Accept-Ranges: bytes). */
   ranges: boolean;
+  /**
+   * Awaited after a dropped path's half is written and before the socket is destroyed. A
+   * test sets it to wait until the client has those bytes (a fixed delay would make the
+   * resume point depend on the machine's load: undici discards a body it has not handed on).
+   */
+  beforeDrop: ((file: string, sent: number) => Promise<void>) | undefined;
   /** Resolves once a slow path has sent its first bytes. */
   slowStarted: Promise<void>;
   /** Puts a new version of a file (a new ETag and date). */
@@ -161,7 +167,10 @@ export async function startCms(initial: Record<string, Buffer | string>): Promis
   const missing = new Set<string>();
   let onSlow = () => {};
   const slowStarted = new Promise<void>((resolve) => (onSlow = resolve));
-  const state = { ranges: true };
+  const state: {
+    ranges: boolean;
+    beforeDrop: ((file: string, sent: number) => Promise<void>) | undefined;
+  } = { ranges: true, beforeDrop: undefined };
   const server = await startScripted((req, res) => {
     const url = new URL(req.url ?? "/", "http://x").pathname;
     const file = files.get(url);
@@ -202,7 +211,11 @@ export async function startCms(initial: Record<string, Buffer | string>): Promis
     if (dropOnce.has(url)) {
       dropOnce.delete(url);
       const half = Math.floor(file.body.length / 2);
-      res.write(file.body.subarray(0, half), () => setTimeout(() => res.socket?.destroy(), 20));
+      const drop = () => res.socket?.destroy();
+      res.write(file.body.subarray(0, half), () => {
+        if (state.beforeDrop) void state.beforeDrop(url, half).finally(drop);
+        else setTimeout(drop, 20);
+      });
       return;
     }
     res.end(file.body);
@@ -220,6 +233,12 @@ export async function startCms(initial: Record<string, Buffer | string>): Promis
     },
     set ranges(value: boolean) {
       state.ranges = value;
+    },
+    get beforeDrop() {
+      return state.beforeDrop;
+    },
+    set beforeDrop(hook) {
+      state.beforeDrop = hook;
     },
     put(name: string, body: Buffer) {
       files.set(name, stamp(body));

@@ -5,28 +5,17 @@
 import { createWriteStream, existsSync, statSync } from "node:fs";
 import { once } from "node:events";
 import path from "node:path";
-import { BIN, OUT, fmt, info, mb, runTimed, verdict } from "./lib.mjs";
+import { BIN, OUT, fmt, info, mb, procedureOf, rng, runTimed, verdict } from "./lib.mjs";
 
 const NODE = process.execPath;
 const LINES = Number(process.env.BENCH_CHECK_LINES ?? 100_000);
 const COMBINATIONS = Number(process.env.BENCH_CHECK_COMBINATIONS ?? 2000);
 const PROCEDURES = 300;
 
-/** The i-th procedure of the generator's pool (bench/generate-dataset.mjs, procedureCode). */
+/** The i-th procedure of the generator's pool, as a claim line writes it. */
 function procedureCode(i) {
-  return i % 5 === 4 ? `HCPCS:E${String(1000 + i).padStart(4, "0")}` : `CPT:${90000 + i}`;
-}
-
-/** mulberry32, as the generator's: the same lines on every machine. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const { code_system, code } = procedureOf(i);
+  return `${code_system}:${code}`;
 }
 
 const STATES = "CA NY TX FL MO IL PA OH GA NC MI NJ VA WA AZ MA TN IN WI MN".split(" ");

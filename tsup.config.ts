@@ -48,45 +48,21 @@ const lazyChildProcess: Plugin = {
   },
 };
 
-// cli-table3 measures every line of a cell with string-width, and trims a copy of each cell to
-// ten columns, one character at a time, for a debug message it never prints: each measure ran
-// string-width's large emoji regex (~45 ms of a search's table). Bundled, it measures with
-// src/output/text-width.ts, which gives the same widths.
-const tableColumns: Plugin = {
-  name: "table-columns",
-  setup(build) {
-    build.onResolve({ filter: /^string-width$/ }, (args) =>
-      /[\\/]cli-table3[\\/]/.test(args.importer)
-        ? { path: "string-width", namespace: "table-columns" }
-        : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: "table-columns" }, () => ({
-      contents: `module.exports = require(${JSON.stringify(path.resolve("src/output/text-width.ts"))}).measureColumns;`,
-      loader: "js",
-      resolveDir: process.cwd(),
-    }));
-  },
-};
-
-// Files of dist/ that others require at run time (dist/cli.cjs the loader; the bundle undici
-// and zod): left as written, resolved beside the file that requires them.
+// Files of dist/ that others require at run time (dist/cli.cjs the bundle; the bundle undici,
+// zod and mcp): left as written, resolved beside the file that requires them.
 const distApart: Plugin = {
   name: "dist-apart",
   setup(build) {
-    build.onResolve({ filter: /^\.\/(load-bundle|undici|zod|mcp)\.cjs$/ }, (args) => ({
+    build.onResolve({ filter: /^\.\/(bundle|undici|zod|mcp)\.cjs$/ }, (args) => ({
       path: args.path,
       external: true,
     }));
   },
 };
 
-/**
- * An expression that requires `file` of dist/ (resolved by distApart) with Node's compile cache
- * turned on first (Node 22+; src/compile-cache.ts): undici and zod are large to compile.
- */
+/** An expression that requires `file` of dist/ (left as written by distApart). */
 function requireFromDist(file: string): string {
-  const compileCache = JSON.stringify(path.resolve("src/compile-cache.ts"));
-  return `(require(${compileCache}).enableCompileCache(), require("./${file}"))`;
+  return `require("./${file}")`;
 }
 
 // undici is ~40% of the CLI's code and only HTTP commands run it: it is its own file
@@ -116,8 +92,7 @@ const mcpApart: Plugin = {
 const undiciApart: Plugin = {
   name: "undici-apart",
   setup(build) {
-    // Through a stand-in that requires the file: an import() left in the bundle would fail, as
-    // the bundle runs as a vm.Script (src/cli/load-bundle.ts).
+    // Through a stand-in that requires the file, which esbuild leaves out of the bundle.
     build.onResolve({ filter: /[\\/]undici\.js$/ }, (args) =>
       args.path.startsWith(".") && /[\\/]src[\\/](backend|download)[\\/]/.test(args.importer)
         ? { path: "undici", namespace: "undici-apart" }
@@ -133,9 +108,9 @@ const undiciApart: Plugin = {
 
 // zod is its own file too (dist/zod.cjs), loaded on first use. A search builds no schema (the
 // build-time parsers of src/contract/fast-parse.ts answer), yet zod's module code (its classes,
-// ~1 ms) ran at every start, and its ~140 KB of functions were half a millisecond more of the
-// code cache to read: esbuild hoists a module's functions to the top of the bundle, where V8
-// keeps a stub of each even when the module never runs. Our modules get a stand-in for
+// ~1 ms) ran at every start, and its ~140 KB of functions were more code to read and
+// compile: esbuild hoists a module's functions to the top of the bundle, where V8 keeps a stub
+// of each even when the module never runs. Our modules get a stand-in for
 // `import * as z from "zod"`: a getter for each name of zod that src/ reads as a value, which
 // requires dist/zod.cjs on first read. That file is built from a module re-exporting just
 // those names, so esbuild still drops the rest of zod. Every use of zod goes through the
@@ -235,17 +210,15 @@ const lazyZod: Plugin = {
     }));
   },
 };
-// The CLI is one CommonJS bundle, compiled with a V8 code cache made at build time
-// (src/cli/load-bundle.ts, scripts/make-code-cache.mjs): Node 20 caches no compiled code for
-// ES modules, and compiling and linking ~30 module chunks was a third of a local search's
-// start. Internal dynamic imports become lazy initialisers inside the one file, so a module
-// still runs only when a command needs it. `cli` is the small entry that answers `--version`
-// and loads the bundle; `load-bundle` is the loader alone, for the cache script.
+// The CLI is one CommonJS bundle, started by bin/coverage.js with Node's compile cache on:
+// compiling and linking ~30 ES module chunks of our own was a third of a local search's start,
+// and Node 20 caches no compiled code at all. Internal dynamic imports become lazy initialisers
+// inside the one file, so a module still runs only when a command needs it. `cli` is the small
+// entry that answers `--version` (and a prerendered `--help`) and requires the bundle.
 export default defineConfig({
   entry: {
     cli: "src/cli/main.ts",
     bundle: "src/cli/start.ts",
-    "load-bundle": "src/cli/load-bundle.ts",
     undici: "src/backend/undici.ts",
     zod: "src/contract/zod-entry.ts",
     mcp: "src/mcp/stdio.ts",
@@ -270,27 +243,19 @@ export default defineConfig({
   minifyWhitespace: true,
   minifySyntax: true,
   // Dependencies are installed beside us; bundling them would only duplicate them. The
-  // ES-module-only ones are loaded through src/import-esm.ts. Bundled all the same, so their
-  // code is in the code cache: those on every command's path, zod (its ESM build is ~100
-  // files), commander, cli-table3 with string-width; the part of undici we use goes to its own
-  // file (see undiciApart).
+  // ES-module-only ones are loaded with import() when first needed. Bundled all the same, so
+  // a start reads a few files rather than hundreds: those on every command's path, zod (its
+  // ESM build is ~100 files), commander, cli-table3 with string-width; the part of undici we
+  // use goes to its own file (see undiciApart).
   external: [
     ...Object.keys(dependencies).filter((name) => !BUNDLED.includes(name)),
     // cli-table3's colours, which we never ask it for.
     "@colors/colors",
   ],
   noExternal: [...BUNDLED, /^undici\/lib\//, ...MCP_BUNDLED],
-  esbuildPlugins: [
-    withoutZodLocales,
-    lazyZod,
-    lazyChildProcess,
-    tableColumns,
-    undiciApart,
-    mcpApart,
-    distApart,
-  ],
+  esbuildPlugins: [withoutZodLocales, lazyZod, lazyChildProcess, undiciApart, mcpApart, distApart],
   // Keep `node:` in built-in names (tsup would strip them ahead of every plugin, this one too).
   removeNodeProtocol: false,
 
-  onSuccess: "node scripts/make-code-cache.mjs",
+  onSuccess: "node scripts/render-help.mjs",
 });

@@ -2,7 +2,6 @@ import type { Command } from "commander";
 import { createContext, type RunEnvironment, type SharedBackend } from "../cli/context.js";
 import type { GlobalFlags } from "../cli/settings.js";
 import { VERSION } from "../cli/version.js";
-import { enableCompileCache } from "../compile-cache.js";
 import { compileSchemas } from "../contract/validation.js";
 import { MCP_CLIENT_CONFIG } from "./mcp-config.js";
 
@@ -36,8 +35,7 @@ export function registerMcp(program: Command, run: RunEnvironment): void {
       // A server parses the same schemas on every call (as `serve` does).
       compileSchemas(true);
       // The SDK (with ajv and its own zod) is its own file in the built CLI (tsup.config.ts,
-      // mcpApart): cached compiled (Node 22+).
-      enableCompileCache();
+      // mcpApart), which no other command reads.
       const { createCommandRunner, serveStdio } = await import("../mcp/stdio.js");
       const { runCli } = run;
       if (!runCli)

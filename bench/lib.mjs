@@ -204,3 +204,22 @@ export function reportRatios(cases, results) {
   );
   return (name) => median(results.get(name).ms) / base;
 }
+
+/** mulberry32: a small, fast random generator that gives the same numbers on every machine. */
+export function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The i-th procedure of the generated dataset's pool: CPT 9xxxx, every fifth one HCPCS Exxxx. */
+export function procedureOf(i) {
+  return i % 5 === 4
+    ? { code_system: "HCPCS", code: `E${String(1000 + i).padStart(4, "0")}` }
+    : { code_system: "CPT", code: String(90000 + i) };
+}

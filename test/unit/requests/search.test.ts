@@ -1,9 +1,5 @@
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../../../src/cli/run.js";
+import { runInProcess } from "../../helpers/run-cli.js";
 import { UsageError } from "../../../src/errors.js";
 import {
   buildSearchRequest,
@@ -11,28 +7,10 @@ import {
   type SearchFlags,
 } from "../../../src/requests/search.js";
 
-function sink() {
-  let text = "";
-  const stream = new Writable({
-    write(chunk, _enc, done) {
-      text += String(chunk);
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
-
-/** Runs `coverage search ... --dry-run` in-process; nothing is loaded or sent. */
 async function dryRun(args: string[]) {
-  const out = sink();
-  const err = sink();
-  const code = await runCli(["search", ...args, "--dry-run"], {
-    env: { COVERAGE_CONFIG_DIR: mkdtempSync(path.join(os.tmpdir(), "coverage-req-")) },
-    stdout: out.stream,
-    stderr: err.stream,
-    signal: new AbortController().signal,
-  });
-  return { code, stdout: out.text(), stderr: err.text() };
+  const run = await runInProcess(["search", ...args, "--dry-run"]);
+  const code = run.exitCode;
+  return { code, stdout: run.rawStdout, stderr: run.rawStderr };
 }
 
 const cpt = (...codes: string[]) => ({ code_system: "CPT", codes });

@@ -20,7 +20,7 @@ if (argv.length === 1 && argv[0] === "--version") {
 } else if (help !== undefined && printBuiltHelp(dir, help, process.env)) {
   // Printed as the build rendered it.
 } else {
-  // The bundle is a file of its own (kept as written by the build, tsup.config.ts, distApart),
+  // The bundle is a file of its own (kept as written by the build, build/plugins.ts, distApart),
   // so --version reads and compiles none of it.
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
   const bundle = require("./bundle.cjs") as typeof import("./start.js");

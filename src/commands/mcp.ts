@@ -34,7 +34,7 @@ export function registerMcp(program: Command, run: RunEnvironment): void {
       const ctx = await createContext(command, { ...run, backend });
       // A server parses the same schemas on every call (as `serve` does).
       compileSchemas(true);
-      // The SDK (with ajv and its own zod) is its own file in the built CLI (tsup.config.ts,
+      // The SDK (with ajv and its own zod) is its own file in the built CLI (build/plugins.ts,
       // mcpApart), which no other command reads.
       const { createCommandRunner, serveStdio } = await import("../mcp/stdio.js");
       const { runCli } = run;

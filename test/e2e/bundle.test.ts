@@ -41,8 +41,8 @@ describe("the built CLI: one CommonJS bundle, started with Node's compile cache"
       '"$ZodIBAN"',
     ])
       expect(zod).not.toContain(unused);
-    // Loaded on first use (tsup.config.ts, lazyZod): its functions are not stubs of the bundle's
-    // code cache, which a search, parsed by the build-time parsers, never needs.
+    // Loaded on first use (build/plugins.ts, lazyZod): its functions are not in the bundle a
+    // search reads and compiles; parsed by the build-time parsers, a search never needs them.
     const bundle = readFileSync(path.join(DIST, "bundle.cjs"), "utf8");
     expect(bundle).not.toContain('"$ZodObject"');
     expect(bundle.match(/require\("\.\/zod\.cjs"\)/g)).toHaveLength(1);
@@ -177,7 +177,7 @@ describe("the built CLI: one CommonJS bundle, started with Node's compile cache"
     const empty = path.join(dir, "empty.cjs");
     writeFileSync(empty, "");
     const baseline = new Set(await modulesOf([empty]));
-    // child_process: commander's, behind a stand-in (tsup.config.ts). The ESM loader: the shim
+    // child_process: commander's, behind a stand-in (build/plugins.ts). The ESM loader: the shim
     // is CommonJS (bin/package.json). HTTP: only the HTTP backend, downloads and serve. Streams
     // and net: output to /dev/null goes to the descriptor, an unused pipe (stderr) is never set
     // up (src/cli/std-output.ts); crypto: temporary names come from Web Crypto.

@@ -4,6 +4,7 @@
 //   node --import tsx bench/engine-queries.mjs bench/out/big.json [queries per kind] [src dir]
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { rng } from "./lib.mjs";
 
 const src = path.resolve(process.argv[4] ?? path.join(import.meta.dirname, "..", "src"));
 const load = (file) => import(pathToFileURL(path.join(src, file)).href);
@@ -14,17 +15,6 @@ const { buildFilterRequest } = await load("api/endpoints.ts");
 const file = process.argv[2];
 const perKind = Number(process.argv[3] ?? 200);
 
-/** mulberry32, so every run asks the same questions. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const rand = rng(11);
 const pick = (list) => list[Math.floor(rand() * list.length)];
 

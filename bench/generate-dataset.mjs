@@ -11,6 +11,7 @@
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { procedureOf, rng } from "./lib.mjs";
 
 const { values: opts } = parseArgs({
   options: {
@@ -22,7 +23,7 @@ const { values: opts } = parseArgs({
     codes: { type: "string", default: "30000" },
     seed: { type: "string", default: "7" },
     // CPT/HCPCS codes each version also lists (1 to 4 of them), for `coverage check`: procedure
-    // i is CPT 9xxxx, every fifth one HCPCS Exxxx (procedureCode below; bench/check.mjs makes
+    // i is CPT 9xxxx, every fifth one HCPCS Exxxx (procedureOf in lib.mjs; bench/check.mjs makes
     // claim lines from the same formula). 0 leaves the dataset as it was.
     procedures: { type: "string", default: "0" },
   },
@@ -35,24 +36,6 @@ const LOBS = Number(opts.lobs);
 const CODES = Number(opts.codes);
 const PROCEDURES = Number(opts.procedures);
 
-/** The i-th procedure of the pool (the same formula as bench/check.mjs). */
-function procedureCode(i) {
-  return i % 5 === 4
-    ? { code_system: "HCPCS", code: `E${String(1000 + i).padStart(4, "0")}` }
-    : { code_system: "CPT", code: String(90000 + i) };
-}
-
-/** mulberry32: small, fast and the same on every machine. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const rand = rng(Number(opts.seed));
 const int = (n) => Math.floor(rand() * n);
 const pick = (list) => list[int(list.length)];
@@ -235,7 +218,7 @@ while (written < VERSIONS) {
       for (const i of picked) {
         const r = rand();
         const relationship = r < 0.8 ? "COVERS" : r < 0.9 ? "DOES_NOT_COVER" : "REFERENCES";
-        policy.codes.unshift({ ...procedureCode(i), relationship, category: null });
+        policy.codes.unshift({ ...procedureOf(i), relationship, category: null });
       }
     }
     emit(`${written ? ",\n" : ""}${JSON.stringify(policy)}`);

@@ -21,9 +21,15 @@ function decodeEntity(match: string, name: string): string {
   if (name.startsWith("#")) {
     const hex = name[1] === "x" || name[1] === "X";
     const cp = hex ? parseInt(name.slice(2), 16) : Number(name.slice(1));
-    return Number.isInteger(cp) && cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : match;
+    // An out-of-range reference is left as typed rather than throwing on bad data.
+    return Number.isInteger(cp) && cp >= 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : match;
   }
   return ENTITIES[name.toLowerCase()] ?? match;
+}
+
+/** Decodes HTML character references (`&amp;`, `&#8217;`, `&#x2019;`); unknown ones stay as typed. */
+export function decodeEntities(text: string): string {
+  return text.replace(ENTITY, decodeEntity);
 }
 
 /** HTML or markdown markup as plain text on one line: tags, comments and link targets gone. */

@@ -1,3 +1,5 @@
+import { decodeEntities } from "../domain/plain-text.js";
+
 // Markup that is never matched as text: HTML comments, tags (and `<https://…>` autolinks),
 // markdown link targets and reference-link definitions. A tag must start with a letter or `/`
 // so that a plain `<` in prose ("age < 18 and > 12") is not taken for one.
@@ -5,40 +7,19 @@ const COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
 const TAG = /<\/?[A-Za-z][^<>]*>|<![A-Za-z][^<>]*>|<\?[^<>]*\?>/g;
 const MD_LINK_TARGET = /\]\([^)]*\)/g;
 const MD_LINK_DEFINITION = /^ {0,3}\[[^\]\n]+\]:[ \t]*\S+.*$/gm;
-// Both cases spelled out rather than /i: V8 compiles a case-insensitive class with ICU's case
-// tables (~2 M instructions of a one-shot search). Without the u flag /i maps no non-ASCII
-// character to ASCII, so this matches exactly what /i did.
-const ENTITY = /&(#\d+|#[xX][0-9a-fA-F]+|[a-zA-Z]+);/g;
 const MARKUP_CHAR = /[<\]&]/;
-const ENTITIES: Record<string, string> = {
-  amp: "&",
-  lt: "<",
-  gt: ">",
-  quot: '"',
-  apos: "'",
-  nbsp: " ",
-};
-
-function decodeEntity(match: string, name: string): string {
-  const hex = name.startsWith("#x") || name.startsWith("#X");
-  if (hex || name.startsWith("#")) {
-    const cp = hex ? parseInt(name.slice(2), 16) : Number(name.slice(1));
-    // An out-of-range reference is left as typed rather than throwing on bad data.
-    return Number.isInteger(cp) && cp >= 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : match;
-  }
-  return ENTITIES[name.toLowerCase()] ?? match;
-}
 
 /** Removes HTML tags and comments, entities and markdown link targets so markup is never matched. */
 export function stripMarkup(text: string): string {
   // Every pattern above needs one of these characters; most titles and summaries have none.
   if (!MARKUP_CHAR.test(text)) return text;
-  return text
-    .replace(COMMENT, " ")
-    .replace(TAG, " ")
-    .replace(MD_LINK_DEFINITION, " ")
-    .replace(MD_LINK_TARGET, "] ")
-    .replace(ENTITY, decodeEntity);
+  return decodeEntities(
+    text
+      .replace(COMMENT, " ")
+      .replace(TAG, " ")
+      .replace(MD_LINK_DEFINITION, " ")
+      .replace(MD_LINK_TARGET, "] "),
+  );
 }
 
 // Made on first use: creating this pattern (its Unicode classes) cost ~0.15 ms of every start.

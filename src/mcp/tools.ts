@@ -63,6 +63,21 @@ const MEDICARE =
 
 const str = (v: unknown) => v as string;
 
+// lookup_code and coverage_matrix ask the same question of one code: where, for whom, when.
+const codeOnADay = () => ({
+  code: Code(),
+  states: States().optional(),
+  lobs: Lobs().optional(),
+  payers: Payers().optional(),
+  effective_on: Day("the day to look at (default: today)").optional(),
+});
+const scopeFlags = (i: Record<string, unknown>) => [
+  ...flag("state", i.states),
+  ...flag("lob", i.lobs),
+  ...flag("payer", i.payers),
+  ...flag("effective-on", i.effective_on),
+];
+
 /** The tools, in the order they are listed. */
 export function defineTools(): ToolSpec[] {
   return [
@@ -149,22 +164,9 @@ export function defineTools(): ToolSpec[] {
         "grouped by relationship, each with its payers and scope. Use it for 'is CPT 97110 covered, and by whom'. " +
         MEDICARE +
         " Same as `coverage code SYSTEM:CODE --json`.",
-      input: {
-        code: Code(),
-        states: States().optional(),
-        lobs: Lobs().optional(),
-        payers: Payers().optional(),
-        effective_on: Day("the day to look at (default: today)").optional(),
-      },
+      input: codeOnADay(),
       output: OUTPUT_SCHEMAS.codeReport,
-      argv: (i) => [
-        "code",
-        ...flag("state", i.states),
-        ...flag("lob", i.lobs),
-        ...flag("payer", i.payers),
-        ...flag("effective-on", i.effective_on),
-        ...positional(str(i.code)),
-      ],
+      argv: (i) => ["code", ...scopeFlags(i), ...positional(str(i.code))],
     },
     {
       name: "coverage_matrix",
@@ -175,22 +177,9 @@ export function defineTools(): ToolSpec[] {
         "Use it to compare payers or states for one code. " +
         MEDICARE +
         " Same as `coverage matrix --code SYSTEM:CODE --json`.",
-      input: {
-        code: Code(),
-        states: States().optional(),
-        lobs: Lobs().optional(),
-        payers: Payers().optional(),
-        effective_on: Day("the day to look at (default: today)").optional(),
-      },
+      input: codeOnADay(),
       output: OUTPUT_SCHEMAS.matrix,
-      argv: (i) => [
-        "matrix",
-        ...flag("code", i.code),
-        ...flag("state", i.states),
-        ...flag("lob", i.lobs),
-        ...flag("payer", i.payers),
-        ...flag("effective-on", i.effective_on),
-      ],
+      argv: (i) => ["matrix", ...flag("code", i.code), ...scopeFlags(i)],
     },
     {
       name: "policy_versions",

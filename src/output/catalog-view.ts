@@ -9,7 +9,7 @@ export function renderPayerTable(
   fields: readonly string[] = ["payer_id", "display_name"],
 ): string {
   const known: Record<string, Column<Payer>> = {
-    payer_id: { header: "PAYER ID", value: (p) => p.payer_id },
+    payer_id: { header: "PAYER ID", value: (p) => p.payer_id, nowrap: true },
     display_name: { header: "NAME", value: (p) => p.display_name, flex: true, min: 20 },
   };
   return renderTable(pickColumns(known, fields), items, io);
@@ -25,8 +25,8 @@ export function renderLobTable(
   fields: readonly string[] = ["lob_id", "payer_name", "lob", "state"],
 ): string {
   const known: Record<string, Column<Lob>> = {
-    lob_id: { header: "LOB ID", value: (l) => l.lob_id, flex: true, min: 16 },
-    payer_id: { header: "PAYER ID", value: (l) => l.payer_id },
+    lob_id: { header: "LOB ID", value: (l) => l.lob_id, nowrap: true },
+    payer_id: { header: "PAYER ID", value: (l) => l.payer_id, nowrap: true },
     payer_name: { header: "PAYER", value: (l) => l.payer_name, flex: true, min: 16 },
     lob: { header: "CATEGORY", value: (l) => l.lob },
     state: {

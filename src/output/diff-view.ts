@@ -105,7 +105,7 @@ export function renderDiff(d: PolicyDiff, io: ViewIo): string {
 export function renderVersions(r: VersionsReport, io: ViewIo): string {
   type Row = VersionsReport["versions"][number];
   const columns: Column<Row>[] = [
-    { header: "POLICY ID", value: (v) => v.policy_id },
+    { header: "POLICY ID", value: (v) => v.policy_id, nowrap: true },
     { header: "FROM", value: (v) => v.effective_from_date },
     { header: "TO", value: (v) => v.effective_to_date ?? "-" },
     {
@@ -116,8 +116,10 @@ export function renderVersions(r: VersionsReport, io: ViewIo): string {
     { header: "CHANGES", value: (v) => describeStep(v.changes), flex: true, min: 20 },
   ];
   const title = r.versions[r.versions.length - 1]?.title ?? "";
+  const key = stripControls(r.key);
   return [
-    `${io.chalk.bold(stripControls(r.key))}: ${stripControls(title)}`,
+    // The title wraps at spaces; the key, first, is never broken.
+    wrapText(`${key}: ${stripControls(title)}`, io.columns).replace(key, io.chalk.bold(key)),
     io.chalk.dim(
       `${r.versions.length} version${r.versions.length === 1 ? "" : "s"}; see one step with \`coverage diff OLD_ID NEW_ID\``,
     ),

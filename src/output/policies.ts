@@ -92,7 +92,7 @@ export function renderPolicyTable(
       min: FLEX_MIN[name],
     };
     // Ids are typed back: never wrapped, wherever --fields puts them.
-    if (name === "policy_id") return { ...column, flex: false, nowrap: i === 0 };
+    if (name === "policy_id") return { ...column, flex: false, nowrap: true };
     // The title goes beside the id when the id takes a line of its own.
     if (name === "title" && i === 1) return { ...column, beside: true };
     if (name === "status") return { ...column, style: (text) => styleStatus(io, text) };

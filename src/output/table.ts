@@ -13,11 +13,11 @@ export interface Column<T> {
   min?: number;
   style?: (text: string, row: T) => string;
   /**
-   * Never wrapped (only the first column may say so): it keeps its width, and when the others
-   * cannot fit beside it, it goes on a line of its own above each row (see renderTable).
+   * Never wrapped or cut (ids, which are typed back): it keeps its width, and when the table
+   * cannot fit, the first such column goes on a line of its own above each row (see renderTable).
    */
   nowrap?: boolean;
-  /** Second column only: in the stacked layout, shown on the lead line, cut to fit. */
+  /** The column after the lead only: in the stacked layout, shown on the lead line, cut to fit. */
   beside?: boolean;
   /** Spaces before the lines a wrap adds to a line of the cell (a hanging indent). */
   hang?: number;
@@ -67,6 +67,21 @@ function displayWidth(text: string): number {
 
 /** The narrowest a flexible column gets, whatever the terminal. */
 const HARD_MIN = 4;
+/** Words longer than this may be broken before a table stacks (URLs, long summaries' words). */
+const WORD_MAX = 24;
+
+/**
+ * The narrowest a column gets before its words would break: a flexible column's minimum, or
+ * its longest word (up to WORD_MAX) when longer, never more than its content; any other
+ * column's content width.
+ */
+function floorWidth<T>(column: Column<T>, natural: number, cells: readonly string[]): number {
+  if (!column.flex || column.nowrap) return natural;
+  let word = 0;
+  for (const cell of cells)
+    for (const w of cell.split(/\s+/)) word = Math.max(word, Math.min(WORD_MAX, measureColumns(w)));
+  return Math.min(natural, Math.max(column.min ?? 10, word));
+}
 
 /**
  * Column widths that fit `total`: fixed columns keep their content width; flexible ones give up
@@ -179,7 +194,13 @@ function layoutTable<T>(
   const widths = fitWidths(
     natural,
     columns.map((c) => Boolean(c.flex) && !c.nowrap),
-    columns.map((c) => c.min ?? 10),
+    columns.map((c, i) =>
+      floorWidth(
+        c,
+        natural[i] ?? 0,
+        cells.map((r) => r[i] ?? ""),
+      ),
+    ),
     width,
   );
   const wrapped = cells.map((r) =>
@@ -214,6 +235,36 @@ function layoutTable<T>(
   return { lines, heights };
 }
 
+/**
+ * Rows as records, when even the stacked table cannot fit its columns without breaking words:
+ * each column a line of its own, `HEADER  value`, the value wrapped beside its header. The
+ * first line (the table's header) is empty, as Layout's callers expect one.
+ */
+function layoutRecords<T>(
+  columns: Column<T>[],
+  rows: readonly T[],
+  io: Pick<Io, "chalk">,
+  width: number,
+): Layout {
+  const label = Math.max(...columns.map((c) => displayWidth(c.header))) + GAP;
+  const lines: string[] = [""];
+  const heights = rows.map((row) => {
+    let height = 0;
+    for (const c of columns) {
+      const text = stripControls(c.value(row)).replace(/\t/g, " ");
+      if (!text) continue;
+      const wrapped = wrapText(text, Math.max(HARD_MIN, width - label), c.hang);
+      const styled = (c.style?.(wrapped, row) ?? wrapped).split("\n");
+      styled.forEach((line, i) =>
+        lines.push((i === 0 ? io.chalk.dim(c.header.padEnd(label)) : " ".repeat(label)) + line),
+      );
+      height += styled.length;
+    }
+    return height;
+  });
+  return { lines, heights };
+}
+
 /** The column with each row's value computed on first read only. */
 function readOnce<T>(column: Column<T>): Column<T> {
   const values = new Map<T, string>();
@@ -245,11 +296,20 @@ export function cutText(text: string, width: number): string {
 
 const oneLine = (text: string) => stripControls(text).replace(/\s+/g, " ").trim();
 
+/** Columns the table needs with no word broken: see floorWidth. */
+function neededWidth<T>(columns: Column<T>[], rows: readonly T[]): number {
+  return columns.reduce((sum, c) => {
+    const cells = rows.map((row) => stripControls(c.value(row)).replace(/\t/g, " "));
+    const natural = Math.max(displayWidth(c.header), ...cells.map(displayWidth));
+    return sum + GAP + floorWidth(c, natural, cells);
+  }, -GAP);
+}
+
 /**
- * Renders rows as an aligned, borderless table fitted to the terminal width. A first column
- * marked `nowrap` (policy ids, which are typed back) keeps its full width; when the other
- * columns cannot get their minimum beside it, each row's lead value is printed on a line of
- * its own (with the `beside` column after it, cut to fit), the other columns as an aligned
+ * Renders rows as an aligned, borderless table fitted to the terminal width. Columns marked
+ * `nowrap` (ids, which are typed back) keep their full width; when the table cannot fit with
+ * them whole and no word broken, the first of them leads: each row's id is printed on a line
+ * of its own (with the `beside` column after it, cut to fit), the other columns as an aligned
  * table indented under it.
  */
 export function renderTable<T>(
@@ -259,31 +319,29 @@ export function renderTable<T>(
 ): string {
   // Each cell's text is read once: the choice of layout measures it before the layout does.
   const columns = given.map(readOnce);
-  const [lead, ...others] = columns;
-  if (!lead?.nowrap || others.length === 0)
+  const leadAt = columns.findIndex((c) => c.nowrap);
+  const lead = columns[leadAt];
+  const others = columns.filter((_, i) => i !== leadAt);
+  if (!lead || others.length === 0 || neededWidth(columns, rows) <= io.columns)
     return layoutTable(columns, rows, io, io.columns).lines.join("\n");
   const leadCells = rows.map((row) => oneLine(lead.value(row)));
-  const leadWidth = Math.max(displayWidth(lead.header), ...leadCells.map(displayWidth));
-  const othersMin = others.reduce((sum, c) => {
-    const values = rows.map((row) => displayWidth(stripControls(c.value(row))));
-    const natural = Math.max(displayWidth(c.header), ...values);
-    return sum + GAP + (c.flex ? Math.min(natural, c.min ?? 10) : natural);
-  }, 0);
-  if (leadWidth + othersMin <= io.columns)
-    return layoutTable(columns, rows, io, io.columns).lines.join("\n");
   const beside = others[0]?.beside ? others[0] : undefined;
   const rest = beside ? others.slice(1) : others;
-  const { lines, heights } = layoutTable(rest, rows, io, io.columns - STACK_INDENT);
+  const { lines, heights } =
+    neededWidth(rest, rows) <= io.columns - STACK_INDENT
+      ? layoutTable(rest, rows, io, io.columns - STACK_INDENT)
+      : layoutRecords(rest, rows, io, io.columns - STACK_INDENT);
   const pad = " ".repeat(STACK_INDENT);
   const head = beside ? `${lead.header}${" ".repeat(GAP)}${beside.header}` : lead.header;
-  const out = [io.chalk.bold(head), ...(rest.length ? [pad + lines[0]] : [])];
+  const out = [io.chalk.bold(head), ...(rest.length && lines[0] ? [pad + lines[0]] : [])];
   let at = 1;
   rows.forEach((row, i) => {
     const id = leadCells[i] ?? "";
     const leadLine = lead.style?.(id, row) ?? io.chalk.bold(id);
     const room = io.columns - displayWidth(id) - GAP;
     const extra = beside ? oneLine(beside.value(row)) : "";
-    if (!extra) out.push(leadLine);
+    // A row with no id (a blank row between groups) gets no lead line of its own.
+    if (!extra) out.push(...(id ? [leadLine] : []));
     else if (room >= BESIDE_MIN) out.push(`${leadLine}${" ".repeat(GAP)}${cutText(extra, room)}`);
     else out.push(leadLine, pad + cutText(extra, io.columns - STACK_INDENT));
     if (!rest.length) return;
@@ -311,8 +369,8 @@ export function pickColumns<T>(
       known[name] ?? {
         header: name.toUpperCase().replace(/_/g, " "),
         value: (row: T) => formatCellValue((row as Record<string, unknown>)[name]),
-        flex: true,
-        min: 10,
+        // Ids (`predecessor_id`, `policy_ids`) are typed back: never wrapped.
+        ...(/_ids?$/.test(name) ? { nowrap: true } : { flex: true, min: 10 }),
       },
   );
 }

@@ -51,7 +51,7 @@ export function renderUpdatesTable(
       payer_display_name: { header: "PAYER", value: (u) => u.payer_display_name, flex: true },
       change_type: { header: "CHANGE", value: (u) => u.change_type },
       title: { header: "TITLE", value: (u) => u.title, flex: true, min: 20 },
-      policy_id: { header: "POLICY ID", value: (u) => u.policy_id, flex: true, min: 16 },
+      policy_id: { header: "POLICY ID", value: (u) => u.policy_id, nowrap: true },
     };
     return renderTable(pickColumns(known, fields), items, io);
   }
@@ -81,7 +81,8 @@ export function renderUpdatesTable(
         text === "new" ? io.chalk.green(text) : text ? io.chalk.yellow(text) : text,
     },
     { header: "TITLE", value: (r) => cell(r, (u) => u.title), flex: true, min: 20 },
-    { header: "POLICY ID", value: (r) => cell(r, (u) => u.policy_id), flex: true, min: 16 },
+    // Ids are typed back: never wrapped (the table stacks under them when it cannot fit).
+    { header: "POLICY ID", value: (r) => cell(r, (u) => u.policy_id), nowrap: true },
   ];
   return renderTable(columns, groupUpdates(items), io);
 }

@@ -13,6 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RULES_DATA, runCoverage } from "../helpers/cli.js";
+import { runInProcess } from "../helpers/run-cli.js";
 
 const KEY = "test-key-0123456789";
 /** 5 MiB of letters (text, so `-o -` can be compared as a string), no two runs alike. */
@@ -43,6 +44,21 @@ describe("coverage download, local engine (file:// links)", () => {
     expect(readFileSync(path.join(cwd, "PT-100.pdf"))).toEqual(
       readFileSync(path.join(path.dirname(RULES_DATA), "files", "pt.pdf")),
     );
+  });
+
+  it("off a TTY, stderr still says where the file went; --quiet silences it (finding 27)", async () => {
+    const cwd = tempDir();
+    const r = await runInProcess(["--data", RULES_DATA, "download", "a/pt/2025-01-01"], { cwd });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/^Saved (.*)PT-100\.pdf \([\d.]+ [KM]?B\)$/m);
+    const quiet = await runInProcess(
+      ["--data", RULES_DATA, "-q", "download", "a/pt/2025-01-01", "-o", "again.pdf"],
+      { cwd },
+    );
+    expect(quiet.exitCode).toBe(0);
+    expect(quiet.stderr).toBe("");
+    expect(readdirSync(cwd).sort()).toEqual(["PT-100.pdf", "again.pdf"]);
   });
 
   it("--text saves the markdown version", async () => {

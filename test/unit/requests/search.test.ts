@@ -1,9 +1,5 @@
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../../../src/cli/run.js";
+import { runInProcess } from "../../helpers/run-cli.js";
 import { UsageError } from "../../../src/errors.js";
 import {
   buildSearchRequest,
@@ -11,28 +7,10 @@ import {
   type SearchFlags,
 } from "../../../src/requests/search.js";
 
-function sink() {
-  let text = "";
-  const stream = new Writable({
-    write(chunk, _enc, done) {
-      text += String(chunk);
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
-
-/** Runs `coverage search ... --dry-run` in-process; nothing is loaded or sent. */
 async function dryRun(args: string[]) {
-  const out = sink();
-  const err = sink();
-  const code = await runCli(["search", ...args, "--dry-run"], {
-    env: { COVERAGE_CONFIG_DIR: mkdtempSync(path.join(os.tmpdir(), "coverage-req-")) },
-    stdout: out.stream,
-    stderr: err.stream,
-    signal: new AbortController().signal,
-  });
-  return { code, stdout: out.text(), stderr: err.text() };
+  const run = await runInProcess(["search", ...args, "--dry-run"]);
+  const code = run.exitCode;
+  return { code, stdout: run.rawStdout, stderr: run.rawStderr };
 }
 
 const cpt = (...codes: string[]) => ({ code_system: "CPT", codes });
@@ -318,7 +296,20 @@ describe("search flags refused before any request (exit 2, nothing on stdout)", 
       ["--offset", "-1"],
       [/body\.offset: Input should be greater than or equal to 0/],
     ],
-    ["bad state", ["--state", "zz"], [/body\.policies\.states\.0: Input should be one of AL, AK/]],
+    [
+      "bad state: the value and the closest codes, not the 63 (finding 24)",
+      ["--state", "zz"],
+      [
+        /^\s*body\.policies\.states\.0: 'ZZ' is not a state code: did you mean AZ\? \(--state\)$/m,
+        /State codes are the two-letter postal codes/,
+      ],
+    ],
+    [
+      "codes run together",
+      ["--state", "ca ny"],
+      [/'CA NY' holds several codes: separate them with commas, as in CA,NY/],
+    ],
+    ["a name begun", ["--state", "Calif"], [/'CALIF' is not a state code: did you mean CA\?/]],
     ["bad lob", ["--lob", "medicare"], [/body\.policies\.lobs\.0: Input should be 'commercial'/]],
     [
       "impossible date, quoted and named once",

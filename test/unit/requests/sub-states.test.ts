@@ -1,41 +1,22 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../../../src/cli/run.js";
+import { runInProcess } from "../../helpers/run-cli.js";
 import {
   describeStateExpansion,
   expandStates,
   SUB_STATE_NAMES,
 } from "../../../src/requests/sub-states.js";
 
-function sink() {
-  let text = "";
-  const stream = new Writable({
-    write(chunk, _enc, done) {
-      text += String(chunk);
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
-
-/** Runs the CLI in-process with `--dry-run`: the request it would send, nothing sent. */
 async function dryRun(args: string[]) {
-  const out = sink();
-  const err = sink();
-  const code = await runCli([...args, "--dry-run"], {
-    env: { COVERAGE_CONFIG_DIR: mkdtempSync(path.join(os.tmpdir(), "coverage-sub-")) },
-    stdout: out.stream,
-    stderr: err.stream,
-    signal: new AbortController().signal,
-  });
-  const request = JSON.parse(out.text().split("\n")[0]!) as {
+  const run = await runInProcess([...args, "--dry-run"]);
+  const code = run.exitCode;
+  const request = JSON.parse(run.rawStdout.split("\n")[0]!) as {
     url: string;
     body?: { policies?: { states?: string[] } };
   };
-  return { code, request, stderr: err.text() };
+  return { code, request, stderr: run.rawStderr };
 }
 
 describe("expandStates (cli.md: states that Medicare splits)", () => {
@@ -86,14 +67,8 @@ describe("--state on every command with it (request sent, stderr line)", () => {
   });
 
   it("search: the body of cli.md's example, byte for byte", async () => {
-    const out = sink();
-    await runCli(["search", "--code", "CPT:97110", "--state", "CA", "--dry-run"], {
-      env: { COVERAGE_CONFIG_DIR: mkdtempSync(path.join(os.tmpdir(), "coverage-sub-")) },
-      stdout: out.stream,
-      stderr: sink().stream,
-      signal: new AbortController().signal,
-    });
-    expect(out.text()).toContain(
+    const run = await runInProcess(["search", "--code", "CPT:97110", "--state", "CA", "--dry-run"]);
+    expect(run.rawStdout).toContain(
       '"body":{"policies":{"code_refs":{"refs":[{"code_system":"CPT","codes":["97110"]}]},"states":["CA","NF","SF"]}}',
     );
   });
@@ -143,18 +118,18 @@ describe("--state on every command with it (request sent, stderr line)", () => {
   });
 
   it("matrix: the columns are the sent states (CA's Part A and NF/SF's Part B apart)", async () => {
-    const out = sink();
-    const code = await runCli(
-      ["matrix", "--code", "CPT:97110", "--state", "CA", "--payer", "CMS", "--json"],
-      {
-        env: { COVERAGE_CONFIG_DIR: mkdtempSync(path.join(os.tmpdir(), "coverage-sub-")) },
-        stdout: out.stream,
-        stderr: sink().stream,
-        signal: new AbortController().signal,
-      },
-    );
-    expect(code).toBe(0);
-    const matrix = JSON.parse(out.text()) as { states: Array<string | null> };
+    const run = await runInProcess([
+      "matrix",
+      "--code",
+      "CPT:97110",
+      "--state",
+      "CA",
+      "--payer",
+      "CMS",
+      "--json",
+    ]);
+    expect(run.exitCode).toBe(0);
+    const matrix = JSON.parse(run.rawStdout) as { states: Array<string | null> };
     expect(matrix.states.filter((s) => s !== null)).toEqual(
       expect.arrayContaining(["CA", "NF", "SF"]),
     );
@@ -163,16 +138,10 @@ describe("--state on every command with it (request sent, stderr line)", () => {
   it.each(["search", "lobs", "code", "matrix"])(
     "%s --help says what the sub-state codes mean",
     async (cmd) => {
-      const out = sink();
-      await runCli([cmd, "--help"], {
-        env: { COVERAGE_CONFIG_DIR: mkdtempSync(path.join(os.tmpdir(), "coverage-sub-")) },
-        stdout: out.stream,
-        stderr: sink().stream,
-        signal: new AbortController().signal,
-      });
-      expect(out.text()).toContain("--exact-state");
-      expect(out.text()).toContain("NF (Northern California)");
-      expect(out.text()).toContain("QN (Queens, New York)");
+      const run = await runInProcess([cmd, "--help"]);
+      expect(run.rawStdout).toContain("--exact-state");
+      expect(run.rawStdout).toContain("NF (Northern California)");
+      expect(run.rawStdout).toContain("QN (Queens, New York)");
     },
   );
 });

@@ -79,9 +79,9 @@ describe("data import mcd refuses hostile exports (exit 2, nothing left)", () =>
     expect(stderr).toContain("lcd.csv: the quote that opens a field on line 2 is never closed");
   });
 
-  it("code lists past --max-links name the largest document and the flag", async () => {
+  it("a limit the lookups alone pass refuses at the first table past it", async () => {
     const stderr = await refused([folder], ["--max-links", "3"]);
-    expect(stderr).toContain("the export's code lists hold more than 3 code links");
+    expect(stderr).toContain("the export keeps more in memory than --max-links allows (3 code");
     expect(stderr).toContain("--max-links N");
   });
 
@@ -98,6 +98,21 @@ describe("data import mcd refuses hostile exports (exit 2, nothing left)", () =>
     writeFileSync(file, `${header}\r\n${rows.join("\r\n")}\r\n`);
     const stderr = await refused([root!], ["--max-links", "300"]);
     expect(stderr).toContain("more than 300 code links (LCD L50000, version 1, has 5 of them)");
+  });
+
+  it("rows kept for the whole import (contractor links) count against --max-links too", async () => {
+    const d = mkdtempSync(path.join(dir, "contractors-"));
+    const [root] = await writeMcdExport(d, sampleTables(), "folders");
+    const file = path.join(root!, "all_lcd", "all_lcd_csv", "lcd_x_contractor.csv");
+    const [header, first] = readFileSync(file, "latin1").split(/\r?\n/) as [string, string];
+    const rest = first.split(",").slice(1).join(",");
+    const rows = Array.from({ length: 400 }, (_, i) => `${70000 + i},${rest}`);
+    writeFileSync(file, `${header}\r\n${rows.join("\r\n")}\r\n`);
+    const stderr = await refused([root!], ["--max-links", "300"]);
+    expect(stderr).toContain(
+      "lcd_x_contractor.csv: the export keeps more in memory than --max-links allows",
+    );
+    expect(stderr).toContain("--max-links N");
   });
 
   it.each(["../../evil/lcd.csv", "/etc/evil/lcd.csv"])(

@@ -395,23 +395,30 @@ class McdImport {
   private async readLookups(): Promise<void> {
     const types = new Map<string, string>();
     const subtypes = new Map<string, string>();
-    await this.each("state_lookup.csv", ["state_id", "state_abbrev"], (row) => {
+    await this.each("state_lookup.csv", ["state_id", "state_abbrev"], (row, file) => {
+      this.holdText(file, row.get("state_id"), row.get("state_abbrev"));
       this.states.set(row.get("state_id").trim(), row.get("state_abbrev").trim().toUpperCase());
     });
-    await this.each("contractor_type_lookup.csv", ["contractor_type_id", "description"], (row) => {
-      types.set(row.get("contractor_type_id").trim(), row.get("description"));
-    });
+    await this.each(
+      "contractor_type_lookup.csv",
+      ["contractor_type_id", "description"],
+      (row, file) => {
+        this.holdText(file, row.get("contractor_type_id"), row.get("description"));
+        types.set(row.get("contractor_type_id").trim(), row.get("description"));
+      },
+    );
     await this.each(
       "contractor_subtype_lookup.csv",
       ["contractor_subtype_id", "description"],
-      (row) => {
+      (row, file) => {
+        this.holdText(file, row.get("contractor_subtype_id"), row.get("description"));
         subtypes.set(row.get("contractor_subtype_id").trim(), row.get("description"));
       },
     );
     await this.each(
       "contractor.csv",
       ["contractor_id", "contractor_type_id", "contractor_version"],
-      (row) => {
+      (row, file) => {
         const typeId = row.get("contractor_type_id").trim();
         const subtypeId = row.get("contractor_subtype_id").trim();
         const type = types.get(typeId);
@@ -429,7 +436,9 @@ class McdImport {
             if (!(err instanceof UnknownContractorKind)) throw err;
             lobs = `${who} is of the unknown ${err.message}: neither Part A nor Part B can be told from it`;
           }
-        this.contractorLobs.set(contractorKey(row), lobs);
+        const key = contractorKey(row);
+        this.holdText(file, key, typeof lobs === "string" ? lobs : "");
+        this.contractorLobs.set(key, lobs);
       },
     );
     const seen = new Set<string>();
@@ -445,6 +454,7 @@ class McdImport {
         // The same lookup comes with the LCD and the article export: one row each.
         const id = `${key}|${state}|${term}`;
         if (seen.has(id)) return;
+        this.holdText(file, id);
         seen.add(id);
         const list = this.jurisdictions.get(key) ?? [];
         list.push({ state, term });
@@ -456,11 +466,15 @@ class McdImport {
       await this.each(
         file,
         [...DOC_ID[kind], "contractor_id", "contractor_type_id", "contractor_version"],
-        (row) => {
+        (row, file) => {
           const doc = docKey(kind, row);
           const list = this.docContractors.get(doc) ?? [];
           const contractor = contractorKey(row);
-          if (!list.includes(contractor)) list.push(contractor);
+          if (!list.length) this.holdText(file, doc, "", 4);
+          if (!list.includes(contractor)) {
+            this.holdText(file, contractor);
+            list.push(contractor);
+          }
           this.docContractors.set(doc, list);
         },
       );
@@ -544,6 +558,11 @@ class McdImport {
     if (this.held > this.maxLinks) this.tooManyLinks(file);
   }
 
+  /** Rows kept for the whole import (lookups, ids seen): their text by its size, plus `extra`. */
+  private holdText(file: string, a: string, b = "", extra = 1): void {
+    this.hold(extra + Math.ceil((a.length + b.length) / CHARS_PER_LINK), file);
+  }
+
   /** Code lists past the limit: refused naming the largest document and the flag. */
   private tooManyLinks(file: string): never {
     let doc = "";
@@ -555,8 +574,14 @@ class McdImport {
     const largest = most
       ? ` (${name}, version ${version}, has ${most.toLocaleString("en-US")} of them)`
       : "";
+    const limit = this.maxLinks.toLocaleString("en-US");
+    if (!CODE_TABLES.some((t) => file.endsWith(t.file) || file.endsWith(t.groups)))
+      throw new UsageError(
+        `${file}: the export keeps more in memory than --max-links allows (${limit} code links' worth of documents, contractors and code lists)`,
+        `The whole export needs some 700,000 (more is a zip bomb, or a damaged export). If it is right, raise the limit with --max-links N.`,
+      );
     throw new UsageError(
-      `${file}: the export's code lists hold more than ${this.maxLinks.toLocaleString("en-US")} code links${largest}`,
+      `${file}: the export's code lists hold more than ${limit} code links${largest}`,
       `The whole export has some 500,000 (more is a zip bomb, or a damaged export). If it is right, raise the limit with --max-links N (memory grows by ~100 bytes a link; descriptions and group paragraphs count ${CHARS_PER_LINK} characters as a link).`,
     );
   }
@@ -736,6 +761,7 @@ class McdImport {
   private async addDocument(row: Row, file: string, doc: DocumentRow): Promise<void> {
     const what = doc.kind === "lcd" ? "LCDs" : doc.kind === "article" ? "articles" : "NCDs";
     if (this.seenDocs.has(doc.key)) return this.leftOut(`${what} found twice (one kept)`);
+    this.holdText(file, doc.key);
     this.seenDocs.add(doc.key);
     if (doc.proposed) {
       this.proposed.add(doc.key);
@@ -774,6 +800,7 @@ class McdImport {
     const policyId = `${doc.source}/${doc.number}/${from}`;
     if (this.policyIds.has(policyId))
       return this.leftOut(`${what} with the policy id of another version (one kept)`);
+    this.holdText(file, policyId);
     this.policyIds.add(policyId);
 
     const markdown = new Map<string, string>();

@@ -152,7 +152,7 @@ export default tseslint.config(
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
   {
-    files: ["src/cli/start.ts", "bin/**", "bench/**", "scripts/**", "test/**"],
+    files: ["src/cli/start.ts", "bin/**", "bench/**", "build/**", "scripts/**", "test/**"],
     rules: { "no-restricted-syntax": "off" },
   },
   ...layers,

@@ -20,9 +20,12 @@ export function cleanEnv(extra = {}) {
     env[k] = v;
   }
   env.COVERAGE_CONFIG_DIR = CONFIG_DIR;
-  // The CLI's own code caches (for a Node the build's cache is not for): made afresh by each
-  // bench run's first runs, as on a user's first runs; one file per V8, so one folder.
-  env.COVERAGE_CODE_CACHE_DIR = path.join(CONFIG_DIR, "code-cache");
+  // Node's compile cache (turned on by bin/coverage.js) goes to the temporary folder's
+  // node-compile-cache: a fresh one, filled by each bench run's first runs, as on a user's
+  // first runs. NODE_COMPILE_CACHE would turn it on for every process, not only the CLI.
+  delete env.NODE_COMPILE_CACHE;
+  delete env.NODE_DISABLE_COMPILE_CACHE;
+  env.TMPDIR = CONFIG_DIR;
   return { ...env, ...extra };
 }
 const CONFIG_DIR = mkdtempSync(path.join(os.tmpdir(), "coverage-bench-"));
@@ -81,7 +84,9 @@ export async function interleave(cases, runs, { warmup = 1, rss = false } = {}) 
         env: c.env,
         cwd: c.cwd,
         rss,
-        keepStdout: Boolean(c.measure),
+        // A pipe, read to the end, where the case asks for one (the CLI writes to a pipe
+        // through Node's streams); otherwise /dev/null.
+        keepStdout: Boolean(c.measure || c.pipe),
       });
       if (r.code !== 0 && !c.allowFail) {
         throw new Error(`${c.name} exited ${r.code}:\n${r.stderr.slice(0, 2000)}`);

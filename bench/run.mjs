@@ -116,20 +116,28 @@ async function coldStart() {
       `  (no Node ${missing.join(", ")} found: set BENCH_NODES=/path/to/node,... or run .ci/run once)`,
     );
   for (const { bin: node, version } of nodes) {
-    // Where the shipped code cache is another Node's, the warm-up runs make the CLI's own in
-    // the bench's fresh folder (cleanEnv), as a user's first runs would.
+    // Node's compile cache is made by the warm-up runs in the bench's fresh temporary folder
+    // (cleanEnv), as a user's first runs would (Node 22.1+; Node 20 compiles every time).
     const env = cleanEnv();
     console.log(`### Node ${version} (${node})`);
     const cases = [{ name: "node -e 0", cmd: node, args: ["-e", "0"], env }];
+    const job = ["--local", "search", "--code", "CPT:97110", "--state", "CA"];
     for (const b of builds) {
       cases.push(
         { name: `${b.label}coverage --version`, cmd: node, args: [b.bin, "--version"], env },
         { name: `${b.label}coverage --help`, cmd: node, args: [b.bin, "--help"], env },
         {
-          name: `${b.label}coverage --local search --code CPT:97110 --state CA --json`,
+          name: `${b.label}coverage ${job.join(" ")} --json`,
           cmd: node,
-          args: [b.bin, "--local", "search", "--code", "CPT:97110", "--state", "CA", "--json"],
+          args: [b.bin, ...job, "--json"],
           env,
+        },
+        {
+          name: `${b.label}coverage ${job.join(" ")} | (table, a pipe)`,
+          cmd: node,
+          args: [b.bin, ...job],
+          env,
+          pipe: true,
         },
       );
     }
@@ -140,11 +148,11 @@ async function coldStart() {
       if (r.maxRssKb) results.get(c.name).rss.push(r.maxRssKb);
     }
     const ratio = reportRatios(cases, results);
-    const search = "coverage --local search --code CPT:97110 --state CA --json";
     for (const [name, label, target] of [
       ["coverage --version", "--version", 1.15],
       ["coverage --help", "--help", 1.5],
-      [search, "local search (bundled data)", 1.8],
+      [`coverage ${job.join(" ")} --json`, "the main job, --json", 2.0],
+      [`coverage ${job.join(" ")} | (table, a pipe)`, "the main job, table into a pipe", 2.0],
     ])
       verdict(
         `Node ${version}: ${label} <= ${target}x node -e 0`,

@@ -1,5 +1,10 @@
 #!/usr/bin/env node
 // Thin shim: the CLI itself is bundled into dist/ by `npm run build` (run by `npm install`).
+// Node's own cache of compiled code (Node 22.1+; kept in NODE_COMPILE_CACHE, else the system's
+// temporary folder): a start reads V8's code for the bundle instead of compiling it. Node 20
+// has no such cache and compiles as usual; NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+const { enableCompileCache } = require("node:module");
+if (typeof enableCompileCache === "function") enableCompileCache();
 try {
   require("../dist/cli.cjs");
 } catch (err) {

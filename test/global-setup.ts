@@ -3,15 +3,9 @@ import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { ROOT } from "./helpers/cli.js";
 
-const BUILT = path.join(ROOT, "dist", "bundle.cache");
-const INPUTS = [
-  "src",
-  "tsup.config.ts",
-  "scripts/make-code-cache.mjs",
-  "package.json",
-  // The build records the sample it checked (dist/sample-digest.json).
-  "fixtures/dataset.json",
-];
+// The last file the build writes (build/render-help.mjs, after the bundles).
+const BUILT = path.join(ROOT, "dist", "help.json");
+const INPUTS = ["src", "build", "tsup.config.ts", "package.json"];
 
 /** The newest modification time under `file` (a file or a folder). */
 function newest(file: string): number {

@@ -16,7 +16,7 @@ export function helpRequest(argv: readonly string[]): string | undefined {
 }
 
 /**
- * Prints the help text the build rendered for `command` (scripts/make-code-cache.mjs), without
+ * Prints the help text the build rendered for `command` (build/render-help.mjs), without
  * loading the CLI: `--help` then starts like `--version`. Only where the CLI would print the
  * very same bytes: output to a pipe, a file or /dev/null (a terminal's width changes the
  * wrapping) and no colour forced. False when it printed nothing: the CLI answers as usual.

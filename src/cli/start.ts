@@ -5,7 +5,7 @@ import { createProgram } from "./program.js";
 import { runCli } from "./run.js";
 import { createOutput } from "./std-output.js";
 
-// createProgram: the build renders every command's help with it (scripts/make-code-cache.mjs).
+// createProgram: the build renders every command's help with it (build/render-help.mjs).
 export { createProgram, runCli };
 
 /** Runs the CLI as this process: Ctrl-C, a closed stdout, and the exit code. */

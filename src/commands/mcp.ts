@@ -2,7 +2,6 @@ import type { Command } from "commander";
 import { createContext, type RunEnvironment, type SharedBackend } from "../cli/context.js";
 import type { GlobalFlags } from "../cli/settings.js";
 import { VERSION } from "../cli/version.js";
-import { enableCompileCache } from "../compile-cache.js";
 import { compileSchemas } from "../contract/validation.js";
 import { MCP_CLIENT_CONFIG } from "./mcp-config.js";
 
@@ -35,9 +34,8 @@ export function registerMcp(program: Command, run: RunEnvironment): void {
       const ctx = await createContext(command, { ...run, backend });
       // A server parses the same schemas on every call (as `serve` does).
       compileSchemas(true);
-      // The SDK (with ajv and its own zod) is its own file in the built CLI (tsup.config.ts,
-      // mcpApart): cached compiled (Node 22+).
-      enableCompileCache();
+      // The SDK (with ajv and its own zod) is its own file in the built CLI (build/plugins.ts,
+      // mcpApart), which no other command reads.
       const { createCommandRunner, serveStdio } = await import("../mcp/stdio.js");
       const { runCli } = run;
       if (!runCli)

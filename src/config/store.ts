@@ -1,7 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { safeParseBounded } from "../contract/validation.js";
 import { UsageError } from "../errors.js";
-import { importEsm } from "../import-esm.js";
 import { ConfigFile, type ConfigKey, type Profile } from "./keys.js";
 import { resolveConfigDir, resolveConfigFile } from "./paths.js";
 
@@ -32,7 +31,7 @@ function problem(file: string, err: unknown): UsageError {
  */
 export async function openConfigStore(env: NodeJS.ProcessEnv): Promise<ConfigStore> {
   const file = resolveConfigFile(env);
-  const { default: Conf } = await importEsm("conf");
+  const { default: Conf } = await import("conf");
   let conf: InstanceType<typeof Conf<{ profiles?: Profiles }>>;
   try {
     // Private folder first (conf would create it world-readable under the usual umask).

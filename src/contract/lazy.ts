@@ -1,7 +1,7 @@
 import * as z from "zod";
 
 // zod's setting, once a command has said (undefined: zod's own default), and whether zod has
-// been used yet: the built CLI loads zod only then (tsup.config.ts, lazyZod), so the setting
+// been used yet: the built CLI loads zod only then (build/plugins.ts, lazyZod), so the setting
 // waits for that instead of loading it.
 let jitless: boolean | undefined;
 let zodInUse = false;

@@ -1,7 +1,6 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import { UsageError } from "../errors.js";
-import { importEsm } from "../import-esm.js";
 
 /** The extension of a snapshot in the data folder (`medicare` is `medicare.db`). */
 export const SNAPSHOT_EXTENSION = ".db";
@@ -24,7 +23,7 @@ export async function resolveDataDir(env: NodeJS.ProcessEnv): Promise<string> {
   const xdg = env.XDG_DATA_HOME;
   // The XDG spec ignores a relative value; so do we.
   if (xdg && path.isAbsolute(xdg)) return path.join(xdg, "coverage");
-  const { default: envPaths } = await importEsm("env-paths");
+  const { default: envPaths } = await import("env-paths");
   return envPaths("coverage", { suffix: "" }).data;
 }
 

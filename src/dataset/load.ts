@@ -6,7 +6,6 @@ import { UsageError } from "../errors.js";
 import { indexDataset, type Db } from "../engine/db.js";
 import { checkDatasetReferences, jsonPath } from "./check.js";
 import { isWellFormedDataset } from "./fast-check.js";
-import { isCheckedSample } from "./sample-digest.js";
 import { safeParseBounded, TOO_MANY } from "../contract/index.js";
 import {
   Dataset,
@@ -36,19 +35,6 @@ function packageRoot(): string {
 /** The bundled sample dataset shipped in `fixtures/`. */
 export function bundledDatasetPath(): string {
   return path.join(packageRoot(), "fixtures", "dataset.json");
-}
-
-/** Where the build records the bundled sample it checked (see ./sample-digest.ts). */
-export function sampleDigestPath(): string {
-  return path.join(packageRoot(), "dist", "sample-digest.json");
-}
-
-/**
- * Whether `bytes` of the bundled sample are the ones the build checked. Only the built CLI
- * asks: code run from src/ may check by newer rules than the last build's.
- */
-function isBuiltSample(bytes: Uint8Array): boolean {
-  return BUILT && isCheckedSample(bytes, sampleDigestPath());
 }
 
 /** The error of a dataset that breaks the format: the file, then its first problems by path. */
@@ -184,15 +170,10 @@ export async function loadDataset(file: string): Promise<LoadedDataset> {
   // reading half a gigabyte for nothing.
   const size = statSync(abs, { throwIfNoEntry: false })?.size ?? 0;
   if (size > bufferConstants.MAX_STRING_LENGTH) throw tooLarge(file, abs);
-  let checked = false;
   try {
     // Sync on purpose: nothing else runs meanwhile, and it decodes UTF-8 in one native call
     // where the promise API goes chunk by chunk through a string decoder.
-    if (abs === bundledDatasetPath()) {
-      const bytes = readFileSync(abs);
-      checked = isBuiltSample(bytes);
-      text = bytes.toString("utf8");
-    } else text = readFileSync(abs, "utf8");
+    text = readFileSync(abs, "utf8");
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ERR_STRING_TOO_LONG") throw tooLarge(file, abs);
@@ -211,6 +192,6 @@ export async function loadDataset(file: string): Promise<LoadedDataset> {
   } catch (err) {
     throw badDataset(file, [`(root): not valid JSON: ${(err as Error).message}`]);
   }
-  const dataset = checked ? (raw as DatasetInput) : parseDataset(raw, file);
+  const dataset = parseDataset(raw, file);
   return { db: indexDataset(dataset), file: abs, dir: path.dirname(abs) };
 }

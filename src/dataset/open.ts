@@ -1,5 +1,4 @@
 import { loadDataset, type LoadedDataset } from "./load.js";
-import { noteCodePath } from "../code-path.js";
 import { isSqliteFile } from "../snapshot/sqlite.js";
 import { checkInputFile } from "../files/input-file.js";
 
@@ -12,6 +11,5 @@ export async function openDataset(file: string): Promise<LoadedDataset> {
   if (!isSqliteFile(file)) return loadDataset(file);
   // Loaded only for a snapshot: node:sqlite and the store stay out of every other start.
   const { openSnapshot } = await import("../snapshot/store.js");
-  noteCodePath("snapshot");
   return openSnapshot(file);
 }

@@ -1,5 +1,4 @@
 import type { Io } from "../output/terminal.js";
-import { importEsm } from "../import-esm.js";
 import type { ProgressSink } from "./save-file.js";
 import { formatBytes } from "../output/bytes.js";
 
@@ -40,7 +39,7 @@ export async function createProgress(
   // A pty with no size (e.g. `script`, some CI runners) reports 0 columns: ora divides by it
   // and then loops forever clearing lines, so no spinner there (undefined means 80 to ora).
   if ((io.stderr as NodeJS.WriteStream).columns === 0) return undefined;
-  const { default: ora } = await importEsm("ora");
+  const { default: ora } = await import("ora");
   const spinner = ora({ stream: io.stderr as NodeJS.WriteStream, discardStdin: false });
   let label = "";
   let total: number | undefined;

@@ -123,6 +123,13 @@ function sortVersions(
   // Lists of positions, not of records: a server keeps them (FilterCache), and a record is
   // read again for the page that shows it. Typed arrays: their contents are off the JS heap,
   // so young-generation collections do not copy a kept list again and again.
+  if (sort === "policy_id_asc" || sort === "policy_id_desc") {
+    // Positions ascend in policy-id order already (both stores keep versions so): no records
+    // read, no comparisons. Looking up a key's versions probes such pages ~16 times, and the
+    // sort was most of each probe (~40 ms on 20,000 versions).
+    const order = inIdOrder(positions);
+    if (order) return listUnscored(db.policies, sort === "policy_id_asc" ? order : order.reverse());
+  }
   if (sort !== "relevance") {
     const versions = readRecords(db, positions);
     const compare = buildComparator(sort);
@@ -151,6 +158,13 @@ function sortVersions(
   }
   const versions = readRecords(db, positions);
   return rankPositions(db.policies, kept, scoreVersions(versions, terms, budget));
+}
+
+/** The positions as a typed array when they strictly ascend (so in policy-id order), else undefined. */
+function inIdOrder(positions: readonly number[]): Int32Array | undefined {
+  for (let i = 1; i < positions.length; i++)
+    if ((positions[i] as number) <= (positions[i - 1] as number)) return undefined;
+  return Int32Array.from(positions);
 }
 
 /** The records at `positions` with their titles and summaries (a sort or a ranking reads them). */

@@ -1,4 +1,3 @@
-import { importEsm } from "../import-esm.js";
 import { wrapText } from "./table.js";
 import { stripControls, type Io } from "./terminal.js";
 import { measureColumns } from "./text-width.js";
@@ -42,8 +41,8 @@ export async function renderMarkdown(
   const clean = stripControls(text);
   if (!io.stdoutIsTTY) return clean.trimEnd();
   const [{ Marked }, { markedTerminal }] = await Promise.all([
-    importEsm("marked"),
-    importEsm("marked-terminal"),
+    import("marked"),
+    import("marked-terminal"),
   ]);
   const c = io.chalk;
   const width = Math.max(20, io.columns - 2);

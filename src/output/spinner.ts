@@ -1,5 +1,4 @@
 import type { Ora } from "ora";
-import { importEsm } from "../import-esm.js";
 import type { Io } from "./terminal.js";
 
 /** How long a call may take before the spinner shows: a quick answer never flickers one. */
@@ -32,7 +31,7 @@ export function createPendingSpinner(
   let text = "";
 
   const show = async () => {
-    const { default: ora } = await importEsm("ora");
+    const { default: ora } = await import("ora");
     if (pending === 0 || spinner?.isSpinning) return;
     spinner ??= ora({ stream, discardStdin: false });
     spinner.start(text);

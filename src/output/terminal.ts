@@ -1,6 +1,5 @@
 import type { ChalkInstance } from "chalk";
 import { stripControls } from "../domain/terminal-text.js";
-import { importEsm } from "../import-esm.js";
 
 // Shared with the client and downloads (domain/); renderers keep finding it here.
 export { stripControls };
@@ -64,7 +63,7 @@ export async function createIo(
     stderrIsTTY,
     columns: terminalColumns(stdout, env),
     color,
-    chalk: color ? new (await importEsm("chalk")).Chalk({ level: 1 }) : plainChalk,
+    chalk: color ? new (await import("chalk")).Chalk({ level: 1 }) : plainChalk,
   };
 }
 

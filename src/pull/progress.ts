@@ -1,5 +1,4 @@
 import { formatProgress } from "../download/progress.js";
-import { importEsm } from "../import-esm.js";
 import type { Io } from "../output/terminal.js";
 import type { FileProgress } from "./fetch.js";
 
@@ -36,7 +35,7 @@ export async function createPullProgress(
   // A pty that reports 0 columns makes ora loop (src/download/progress.ts): lines there too.
   const tty = io.stderrIsTTY && !quiet && (io.stderr as NodeJS.WriteStream).columns !== 0;
   if (!tty) return () => ({ start() {}, update() {}, done: write, fail() {} });
-  const { default: ora } = await importEsm("ora");
+  const { default: ora } = await import("ora");
   return (label) => {
     const spinner = ora({ stream: io.stderr as NodeJS.WriteStream, discardStdin: false });
     spinner.start(`${label}: connecting`);

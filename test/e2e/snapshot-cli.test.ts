@@ -5,14 +5,15 @@ import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/run.js";
 import { cleanEnv, ROOT, RULES_DATA, runCoverage } from "../helpers/cli.js";
+import { runInProcess as runCoverageInProcess } from "../helpers/run-cli.js";
 import { HTTP_DATA, sendRaw, startServe, type ServeProcess } from "../helpers/server.js";
 import { buildSnapshot, SQLITE } from "../helpers/snapshot.js";
 import { ACCEPTANCE_DATA } from "../fixtures/acceptance/cases.js";
 
 /**
  * The CLI over a snapshot: byte-identical output to the same command over the JSON dataset
- * (every command, every output format), the `coverage data` commands through the built binary,
- * and `coverage serve` on a snapshot.
+ * (every command, every output format), the `coverage data` commands, and `coverage serve` on a
+ * snapshot.
  */
 
 const BUNDLED = path.join(ROOT, "fixtures", "dataset.json");
@@ -138,7 +139,9 @@ describe.skipIf(!SQLITE).concurrent("the same output from a snapshot as from its
   );
 });
 
-describe.skipIf(!SQLITE)("coverage data (built binary)", () => {
+// In the test's own process (test/helpers/run-cli.ts), but for the first build: only a process
+// shows that node:sqlite's ExperimentalWarning never reaches the user.
+describe.skipIf(!SQLITE)("coverage data", () => {
   it("build, info, export: the round trip is exact, byte for byte", async () => {
     const dir = tmp();
     const db = path.join(dir, "bundled.db");
@@ -148,12 +151,12 @@ describe.skipIf(!SQLITE)("coverage data (built binary)", () => {
     expect(build.stdout).toBe("");
     // node:sqlite's ExperimentalWarning never reaches the user.
     expect(build.stderr).toBe("");
-    const exported = await runCoverage(["data", "export", db, "-o", back]);
+    const exported = await runCoverageInProcess(["data", "export", db, "-o", back]);
     expect(exported.exitCode).toBe(0);
     expect(readFileSync(back, "utf8")).toBe(readFileSync(BUNDLED, "utf8"));
-    const info = await runCoverage(["data", "info", db, "--json"]);
+    const info = await runCoverageInProcess(["data", "info", db, "--json"]);
     expect(info.exitCode).toBe(0);
-    const json = await runCoverage(["data", "info", "--json"]);
+    const json = await runCoverageInProcess(["data", "info", "--json"]);
     const a = JSON.parse(info.stdout) as Record<string, unknown>;
     const b = JSON.parse(json.stdout) as Record<string, unknown>;
     expect(a.format).toBe("coverage-snapshot");
@@ -177,15 +180,22 @@ describe.skipIf(!SQLITE)("coverage data (built binary)", () => {
     const dir = tmp();
     const out = path.join(dir, "x.db");
     writeFileSync(out, "keep");
-    const refused = await runCoverage(["data", "build", RULES_DATA, "-o", out]);
+    const refused = await runCoverageInProcess(["data", "build", RULES_DATA, "-o", out]);
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toMatch(/exists.*\n.*--force/s);
     expect(readFileSync(out, "utf8")).toBe("keep");
-    const forced = await runCoverage(["data", "build", RULES_DATA, "-o", out, "--force"]);
+    const forced = await runCoverageInProcess(["data", "build", RULES_DATA, "-o", out, "--force"]);
     expect(forced.exitCode).toBe(0);
-    const search = await runCoverage(["--data", out, "--json", "search", "--code", "CPT:97110"]);
+    const search = await runCoverageInProcess([
+      "--data",
+      out,
+      "--json",
+      "search",
+      "--code",
+      "CPT:97110",
+    ]);
     expect(search.exitCode).toBe(0);
-    const exportRefused = await runCoverage(["data", "export", out, "-o", out]);
+    const exportRefused = await runCoverageInProcess(["data", "export", out, "-o", out]);
     expect(exportRefused.exitCode).toBe(2);
   });
 
@@ -199,7 +209,7 @@ describe.skipIf(!SQLITE)("coverage data (built binary)", () => {
     // As --data checks it: the format first (by path), then the references.
     data.policies[1]!.effective_from_date = "2025-02-30";
     writeFileSync(bad, JSON.stringify(data));
-    const r = await runCoverage(["data", "build", bad, "-o", path.join(dir, "bad.db")]);
+    const r = await runCoverageInProcess(["data", "build", bad, "-o", path.join(dir, "bad.db")]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain("policies[1].effective_from_date");
     expect(readdirSync(dir)).toEqual(["bad.json"]);
@@ -207,14 +217,20 @@ describe.skipIf(!SQLITE)("coverage data (built binary)", () => {
     (data.policies[2]!.applicability as Array<Record<string, unknown>>)[0]!.lob_id = "NOPE";
     data.lobs.push({ ...data.lobs[0], payer_id: "GONE" });
     writeFileSync(bad, JSON.stringify(data));
-    const refs = await runCoverage(["data", "build", bad, "-o", path.join(dir, "bad.db")]);
+    const refs = await runCoverageInProcess(["data", "build", bad, "-o", path.join(dir, "bad.db")]);
     expect(refs.exitCode).toBe(2);
     expect(refs.stderr).toContain("policies[2].applicability[0].lob_id: unknown LOB 'NOPE'");
     expect(refs.stderr).toMatch(/lobs\[\d+\]\.lob_id: duplicate lob_id/);
     expect(refs.stderr).toMatch(/lobs\[\d+\]\.payer_id: unknown payer 'GONE'/);
     expect(readdirSync(dir)).toEqual(["bad.json"]);
     writeFileSync(bad, '{"format": "coverage-dataset", "version": 1, "payers": [1,]}');
-    const syntax = await runCoverage(["data", "build", bad, "-o", path.join(dir, "bad.db")]);
+    const syntax = await runCoverageInProcess([
+      "data",
+      "build",
+      bad,
+      "-o",
+      path.join(dir, "bad.db"),
+    ]);
     expect(syntax.exitCode).toBe(2);
     expect(syntax.stderr).toMatch(/not valid JSON/);
     expect(readdirSync(dir)).toEqual(["bad.json"]);
@@ -235,39 +251,43 @@ describe.skipIf(!SQLITE)("coverage data (built binary)", () => {
       ["data", "info", db],
       ["data", "export", db, "-o", path.join(dir, "o.json")],
     ]) {
-      const r = await runCoverage(args);
+      const r = await runCoverageInProcess(args);
       expect(r.exitCode).toBe(2);
       expect(r.stderr).toContain("format version 99, newer than this release reads (2)");
     }
     // An older format is not queried, but can still be described and turned back into its
     // dataset (the way to rebuild it).
     setVersion(1);
-    const query = await runCoverage(["--data", db, "search"]);
+    const query = await runCoverageInProcess(["--data", db, "search"]);
     expect(query.exitCode).toBe(2);
     expect(query.stderr).toContain("format version 1, older than this release queries (2)");
     expect(query.stderr).toContain("coverage data export");
-    const info = await runCoverage(["data", "info", db, "--json"]);
+    const info = await runCoverageInProcess(["data", "info", db, "--json"]);
     expect(info.exitCode).toBe(0);
     expect(JSON.parse(info.stdout)).toMatchObject({ format_version: 1 });
     const back = path.join(dir, "back.json");
-    const exported = await runCoverage(["data", "export", db, "-o", back]);
+    const exported = await runCoverageInProcess(["data", "export", db, "-o", back]);
     expect(exported.exitCode).toBe(0);
     setVersion(2);
     const again = path.join(dir, "again.json");
-    expect((await runCoverage(["data", "export", db, "-o", again])).exitCode).toBe(0);
+    expect((await runCoverageInProcess(["data", "export", db, "-o", again])).exitCode).toBe(0);
     expect(readFileSync(back, "utf8")).toBe(readFileSync(again, "utf8"));
     const other = path.join(dir, "other.db");
     const h2 = new DatabaseSync(other);
     h2.exec("CREATE TABLE t (x)");
     h2.close();
-    const r = await runCoverage(["--data", other, "search"]);
+    const r = await runCoverageInProcess(["--data", other, "search"]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain("not a coverage snapshot");
   });
 
   it("COVERAGE_DATA takes a snapshot too", async () => {
-    const r = await runCoverage(["--json", "payers"], { env: { COVERAGE_DATA: snapshots.rules } });
-    const j = await runCoverage(["--json", "payers"], { env: { COVERAGE_DATA: RULES_DATA } });
+    const r = await runCoverageInProcess(["--json", "payers"], {
+      env: { COVERAGE_DATA: snapshots.rules },
+    });
+    const j = await runCoverageInProcess(["--json", "payers"], {
+      env: { COVERAGE_DATA: RULES_DATA },
+    });
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe(j.stdout);
   });
@@ -305,14 +325,14 @@ describe.skipIf(SQLITE)("snapshots on a Node.js without node:sqlite", () => {
       ["data", "export", fake, "-o", path.join(tmp(), "y.json")],
       ["--data", fake, "search"],
     ]) {
-      const r = await runCoverage(args);
+      const r = await runCoverageInProcess(args);
       expect(r.exitCode).toBe(2);
       expect(r.stderr).toContain("Node.js 22.13 or newer");
     }
     // The JSON path keeps working.
-    const json = await runCoverage(["--data", RULES_DATA, "--json", "payers"]);
+    const json = await runCoverageInProcess(["--data", RULES_DATA, "--json", "payers"]);
     expect(json.exitCode).toBe(0);
-    const info = await runCoverage(["data", "info", RULES_DATA, "--json"]);
+    const info = await runCoverageInProcess(["data", "info", RULES_DATA, "--json"]);
     expect(info.exitCode).toBe(0);
   });
 });

@@ -7,9 +7,6 @@ import { execa, type Options } from "execa";
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const BIN = path.join(ROOT, "bin", "coverage.js");
 export const RULES_DATA = path.join(ROOT, "test", "fixtures", "rules", "dataset.json");
-// The CLI's own code caches (for a Node the build's cache is not for) go to a folder of the
-// test run's, never the user's; one per test file, so a cache one run writes serves the next.
-const CODE_CACHE_DIR = mkdtempSync(path.join(os.tmpdir(), "coverage-code-cache-"));
 
 /** An environment with none of the user's COVERAGE_* settings and a private config folder. */
 export function cleanEnv(
@@ -34,7 +31,6 @@ export function cleanEnv(
       env[k] = v;
   }
   env.COVERAGE_CONFIG_DIR = mkdtempSync(path.join(os.tmpdir(), "coverage-config-"));
-  env.COVERAGE_CODE_CACHE_DIR = CODE_CACHE_DIR;
   return { ...env, ...extra };
 }
 

@@ -28,6 +28,13 @@ const WORDS =
     " ",
   );
 
+// Group paragraphs of LCD L33718's kind (mcd-import.md, "Which listed codes a paragraph excludes").
+const LCD_GROUP_PARAGRAPHS = [
+  "<p>The appearance of a code in this section does not necessarily indicate coverage.</p><p>HCPCS MODIFIERS:</p><p>GZ - Item or service expected to be denied as not reasonable and necessary</p><p>KX - Requirements specified in the medical policy have been met</p><p>HCPCS CODES:</p>",
+  "<p>N/A</p>",
+  "<p>Items listed here are covered when the criteria are met.</p>",
+];
+
 /** HTML of about `bytes` bytes: paragraphs, lists, a table, links, entities, Windows-1252 dashes. */
 function html(rand: () => number, bytes: number): string {
   const out: string[] = [];
@@ -139,7 +146,7 @@ export function scaleTables(factor = 1): Record<string, () => Rows> {
       { contractor_type_id: "3", description: "A and B and HHH MAC" },
     ],
     "contractor_subtype_lookup.csv": () =>
-      ["MAC - Part A", "MAC - Part B", "DME MAC", "HHH MAC"].map((description, i) => ({
+      ["MAC A", "MAC B", "DME MAC", "HHH MAC"].map((description, i) => ({
         contractor_subtype_id: String(i + 1),
         description,
       })),
@@ -207,7 +214,8 @@ export function scaleTables(factor = 1): Record<string, () => Rows> {
           lcd_id: String(30000 + i),
           lcd_version: String(1 + (i % 9)),
           hcpc_code_group: "1",
-          paragraph: "<p>Items listed here are covered.</p>",
+          // As the real export's: a modifier legend (excludes nothing), a placeholder, prose.
+          paragraph: LCD_GROUP_PARAGRAPHS[(i / 4) % LCD_GROUP_PARAGRAPHS.length]!,
         };
     },
     "lcd_x_hcpc_code.csv": perDoc(random(3), Math.ceil(LCDS / 4), n(2396), (d, k) => ({
@@ -300,7 +308,9 @@ export function scaleTables(factor = 1): Record<string, () => Rows> {
           article_id: String(50000 + i),
           article_version: String(1 + (i % 5)),
           hcpc_code_group: "2",
-          paragraph: "<p>Non-covered codes for this service.</p>",
+          // A heading and a sentence declaring the whole group not covered (the paragraph rule's step 3).
+          paragraph:
+            "<p><strong>Non-Covered Services</strong></p><p>The following codes are not covered.</p>",
         };
       }
     },

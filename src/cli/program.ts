@@ -1,6 +1,7 @@
 import { Command, Option } from "commander";
 import { COMMAND_NAMES, registerCommands } from "../commands/index.js";
 import type { RunEnvironment } from "./context.js";
+import { wrapHelp } from "./help-wrap.js";
 import { describeRootHelp } from "./root-help.js";
 import { VERSION } from "./version.js";
 
@@ -42,7 +43,11 @@ export function createProgram(run: RunEnvironment, argv?: readonly string[]): Co
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
-      writeOut: (s) => (run.stdout ?? process.stdout).write(s),
+      // Help and --version: the hand-written notes fitted to the terminal (80 off one).
+      writeOut: (s) => {
+        const out = (run.stdout ?? process.stdout) as NodeJS.WriteStream;
+        out.write(wrapHelp(s, (out.isTTY && out.columns) || 80));
+      },
       writeErr: (s) => (run.stderr ?? process.stderr).write(s),
     });
   registerCommands(program, run, argv && commandToRegister(program, argv));

@@ -1,8 +1,10 @@
-import { mkdtempSync, readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { ROOT } from "../helpers/cli.js";
 import { runInProcess } from "../helpers/run-cli.js";
+import { SQLITE } from "../helpers/snapshot.js";
 
 const ID = "humana/HUM-0410/2024-08-22";
 const tempDir = () => mkdtempSync(path.join(os.tmpdir(), "coverage-formats-"));
@@ -78,5 +80,29 @@ describe("--all --offset", () => {
     expect(rest.offset).toBe(5);
     expect(rest.has_more).toBe(false);
     expect(rest.data.map((p) => p.policy_id)).toEqual(every.data.slice(5).map((p) => p.policy_id));
+  });
+});
+
+// Finding 30: messages that name what the user typed, not a flag or a step that does not apply.
+describe("data commands say what applies", () => {
+  it("data export of a JSON dataset: exit 2, it is one already, nothing written", async () => {
+    const cwd = tempDir();
+    const json = path.join(ROOT, "fixtures", "dataset.json");
+    const r = await runInProcess(["data", "export", json, "-o", "out.json"], { cwd });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`${json} is a JSON dataset already, not a snapshot`);
+    expect(r.stderr).toContain("coverage data build");
+    expect(r.stderr).not.toContain("Rebuild");
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it.skipIf(!SQLITE)("data build of a bad dataset does not blame --data", async () => {
+    const cwd = tempDir();
+    writeFileSync(path.join(cwd, "obj.json"), "{}");
+    const r = await runInProcess(["data", "build", "obj.json", "-o", "obj.db"], { cwd });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain("bad dataset obj.json");
+    expect(r.stderr).not.toContain("--data");
+    expect(readdirSync(cwd)).toEqual(["obj.json"]);
   });
 });

@@ -16,7 +16,7 @@ export function createProgram(run: RunEnvironment, argv?: readonly string[]): Co
     .description(
       "Medical coverage policy lookups: which payer and Medicare policies cover, exclude or mention a code.",
     )
-    .version(VERSION, "--version", "print the version")
+    .version(VERSION, "-V, --version", "print the version")
     .helpOption("-h, --help", "show help")
     .option("--api-url <url>", "base URL of the Coverage Policy Lookup API (env COVERAGE_API_URL)")
     .option("--sandbox", "use the API sandbox (COVERAGE_SANDBOX_URL or the profile's sandbox-url)")

@@ -153,10 +153,10 @@ export function errorFromHealth(report: HealthReport, keySent: boolean): CliErro
   ];
   const failed = answers.filter((a) => a.status !== 200);
   if (!failed.length) return undefined;
-  const keyed = failed.find((a) => [401, 403, 429].includes(a.status));
-  if (keyed) return errorFromResponse(keyed.status, keyed.body, "health", keySent);
+  const keyed = failed.find((a) => [401, 403, 429].includes(a.status ?? 0));
+  if (keyed?.status) return errorFromResponse(keyed.status, keyed.body, "health", keySent);
   return new UnexpectedError(
-    `the service is not healthy: ${failed.map((a) => `/${a.name} answered ${a.status}`).join(", ")}`,
+    `the service is not healthy: ${failed.map((a) => `/${a.name} answered ${a.status ?? "nothing"}`).join(", ")}`,
     "Try again shortly; if it persists, the service's operators need to know.",
   );
 }

@@ -34,6 +34,7 @@ import {
   type PolicyUpdate,
 } from "../contract/index.js";
 import { errorFromResponse, NotFoundError, UnexpectedError, validationError } from "../errors.js";
+import { describeStateTypo, isStateTypo } from "../requests/state-typos.js";
 import type { Transport } from "./transport.js";
 
 /** Validates input with the contract's schema; a failure lists each problem as `loc: msg`. */
@@ -47,12 +48,20 @@ function validateInput<S extends z.ZodType>(
   if (result.success) return result.data;
   const detail = formatValidationDetail(result.error, input, [where]);
   const lines = formatDetailLines(detail).map((line, i) => {
-    const flag = hint?.(detail[i]?.loc ?? []);
-    return flag ? `${line} (${flag})` : line;
+    const item = detail[i];
+    const flag = hint?.(item?.loc ?? []);
+    // A state typo is named with its closest codes, not beside the list of all 63.
+    const text =
+      item && isStateTypo(item) && typeof item.input === "string"
+        ? `${item.loc.join(".")}: ${describeStateTypo(item.input)}`
+        : line;
+    return flag ? `${text} (${flag})` : text;
   });
   throw validationError(
     lines,
-    "Fix the values named above (add --help to the command to see what each flag accepts).",
+    detail.some(isStateTypo)
+      ? "Fix the values named above. State codes are the two-letter postal codes (CA, NY, TX…), DC, AS, GU, PR, VI and CNMI, and Medicare's sub-state NF, SF, DN, QN, UN, EM, WM (see --help)."
+      : "Fix the values named above (add --help to the command to see what each flag accepts).",
   );
 }
 

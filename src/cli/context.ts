@@ -148,10 +148,11 @@ export async function createContext(
         ]);
       const loaded = await openDataset(settings.backend.data ?? bundledDatasetPath());
       // cli.md: this one line is on stderr whether or not it is a TTY (unless --quiet), so a
-      // script learns that it is reading sample data.
+      // script learns that it is reading sample data; short enough for 80 columns (--help and
+      // `coverage config set api-url` tell the rest).
       if (settings.backend.defaulted)
         say(
-          `${settings.backend.data ? `Using the local engine over ${settings.backend.data}` : "Using the bundled sample data"} (no API configured). Point at the live API with --api-url, COVERAGE_API_URL or \`coverage config set api-url URL\`.`,
+          `${settings.backend.data ? `Using the local engine over ${settings.backend.data}` : "Using the bundled sample data"} (no API configured; set one with --api-url).`,
         );
       const today = resolveToday(settings.today, undefined, loaded.db.asOf, now());
       const source = `${settings.backend.data ? `local ${isSqliteFile(loaded.file) ? "snapshot" : "dataset"} ${path.basename(loaded.file)}` : "the bundled sample data"}${loaded.db.asOf ? `, as of ${loaded.db.asOf}` : ""}`;

@@ -75,7 +75,8 @@ export function registerDownload(program: Command, run: RunEnvironment): void {
             warn: ctx.warn,
           }),
         );
-        if (saved.path) ctx.notice(`Saved ${saved.path} (${formatBytes(saved.bytes)})`);
+        // Said off a TTY too: a script's log shows where the file went (finding 27).
+        if (saved.path) ctx.inform(`Saved ${saved.path} (${formatBytes(saved.bytes)})`);
       }),
     );
 }

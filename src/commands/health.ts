@@ -1,8 +1,8 @@
 import type { Command } from "commander";
 import { buildCheckRequest, buildKeyCheckRequest } from "../api/endpoints.js";
 import type { RunEnvironment } from "../cli/context.js";
-import { errorFromHealth } from "../errors.js";
-import type { HealthReport } from "../output/health-view.js";
+import { CliError, errorFromHealth, InterruptedError } from "../errors.js";
+import type { CheckAnswer, HealthReport } from "../output/health-view.js";
 import { writeRecord } from "../output/record.js";
 import { examples, withContext } from "./shared.js";
 
@@ -34,10 +34,17 @@ export function registerHealth(program: Command, run: RunEnvironment): void {
         }
         const client = await ctx.client();
         const { buildHealthRows, renderHealthTable } = await import("../output/health-view.js");
+        // At once, each failure kept: a check that gets no answer leaves the others' rows.
+        const [health, ready, key] = await Promise.all([
+          answerOf(client.check("health")),
+          answerOf(client.check("ready")),
+          ...(keyed ? [answerOf(client.checkKey())] : []),
+        ]);
+        if (!health || !ready) return;
         const report: HealthReport = {
-          health: await client.check("health"),
-          ready: await client.check("ready"),
-          ...(keyed ? { key: await client.checkKey() } : {}),
+          health: health.answer,
+          ready: ready.answer,
+          ...(key ? { key: key.answer } : {}),
         };
         await writeRecord(report, {
           format: ctx.settings.format,
@@ -45,8 +52,22 @@ export function registerHealth(program: Command, run: RunEnvironment): void {
           renderTable: () => renderHealthTable(report, ctx.io),
           rows: buildHealthRows(report),
         });
+        const lost = [health, ready, key].find((a) => a?.error)?.error;
+        if (lost) throw lost;
         const failure = errorFromHealth(report, Boolean(ctx.settings.apiKey));
         if (failure) throw failure;
       }),
     );
+}
+
+/** A check's answer, or (status null) the error that stopped it; Ctrl-C still stops the run. */
+async function answerOf(
+  check: Promise<CheckAnswer>,
+): Promise<{ answer: CheckAnswer; error?: CliError }> {
+  try {
+    return { answer: await check };
+  } catch (error) {
+    if (!(error instanceof CliError) || error instanceof InterruptedError) throw error;
+    return { answer: { status: null, body: null, error: error.message }, error };
+  }
 }

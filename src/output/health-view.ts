@@ -1,10 +1,11 @@
 import { renderTable, type Column } from "./table.js";
 import type { Io } from "./terminal.js";
 
-/** One check's answer. */
+/** One check's answer; `status` null and `error` when the request got no answer. */
 export interface CheckAnswer {
-  status: number;
+  status: number | null;
   body: unknown;
+  error?: string;
 }
 
 /** What `coverage health` reports: `/health`, `/ready`, and the key when one is set. */
@@ -37,10 +38,15 @@ export function renderHealthTable(report: HealthReport, io: Pick<Io, "columns" |
     },
     {
       header: "STATUS",
-      value: (r) => String(r.status),
+      value: (r) => (r.status === null ? "no answer" : String(r.status)),
       style: (text) => (text === "200" ? io.chalk.green(text) : io.chalk.red(text)),
     },
-    { header: "BODY", value: (r) => bodyText(r.body), flex: true, min: 20 },
+    {
+      header: "BODY",
+      value: (r) => (typeof r.error === "string" ? r.error : bodyText(r.body)),
+      flex: true,
+      min: 20,
+    },
   ];
   return renderTable(columns, buildHealthRows(report), io);
 }

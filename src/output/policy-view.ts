@@ -8,7 +8,8 @@ import { pairScopes } from "../domain/scopes.js";
 import { describeStatusDates, versionStatus, type VersionStatus } from "../domain/status.js";
 import { renderMarkdown } from "./markdown.js";
 import { styleStatus } from "./policies.js";
-import { renderTable, type Column } from "./table.js";
+import { markupToText } from "../domain/plain-text.js";
+import { renderTable, wrapText, type Column } from "./table.js";
 import { stripControls, type Io } from "./terminal.js";
 
 type ViewIo = Pick<Io, "columns" | "chalk" | "stdoutIsTTY">;
@@ -109,11 +110,14 @@ export async function renderPolicyView(
     detail.criteria_text === null || detail.criteria_text.trim() === ""
       ? io.chalk.dim("Not extracted for this policy yet.")
       : await renderMarkdown(detail.criteria_text, io);
+  const summary = detail.summary ? stripControls(markupToText(detail.summary)).trim() : "";
   return [
     io.chalk.bold(stripControls(detail.title)),
     "",
     fields(detail, status, today, io),
     "",
+    // The API's summary, as plain text (finding 28: the detail showed none).
+    ...(summary ? [io.chalk.bold("Summary"), wrapText(summary, io.columns), ""] : []),
     io.chalk.bold("Applicability"),
     applicabilityTable(detail.applicability, io),
     "",

@@ -26,7 +26,7 @@ function respellOne(kind: IdKind, id: string, known: readonly string[], flag: st
 }
 
 /** Edits (insert, delete, replace) from `a` to `b`. */
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const next = [i];

@@ -73,3 +73,10 @@ const BY_NAME = new Map(Object.entries(NAMES).map(([name, code]) => [squeeze(nam
 export function stateCodeForName(name: string): StateCode | undefined {
   return BY_NAME.get(squeeze(name));
 }
+
+/** The codes of the states whose names start with `text` (`Calif` -> CA, `New` -> NH NJ NM NY). */
+export function stateCodesNamedLike(text: string): StateCode[] {
+  const start = squeeze(text);
+  if (start.length < 3) return [];
+  return [...BY_NAME].filter(([name]) => name.startsWith(start)).map(([, code]) => code);
+}

@@ -50,6 +50,21 @@ describe("coverage download, local engine (file:// links)", () => {
     );
   });
 
+  it("off a TTY, stderr still says where the file went; --quiet silences it (finding 27)", async () => {
+    const cwd = tempDir();
+    const r = await runInProcess(["--data", RULES_DATA, "download", "a/pt/2025-01-01"], { cwd });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/^Saved (.*)PT-100\.pdf \([\d.]+ [KM]?B\)$/m);
+    const quiet = await runInProcess(
+      ["--data", RULES_DATA, "-q", "download", "a/pt/2025-01-01", "-o", "again.pdf"],
+      { cwd },
+    );
+    expect(quiet.exitCode).toBe(0);
+    expect(quiet.stderr).toBe("");
+    expect(readdirSync(cwd).sort()).toEqual(["PT-100.pdf", "again.pdf"]);
+  });
+
   it("--text saves the markdown version", async () => {
     const cwd = tempDir();
     expect((await run(["a/pt/2025-01-01", "--text"], cwd)).exitCode).toBe(0);

@@ -153,7 +153,7 @@ describe("help: each command has two or three real examples", () => {
         // saying that --state CA also sends NF and SF).
         const stderr = r.stderr
           .replace(/^--state .* also sends .*\n?/m, "")
-          .replace(/^Using the bundled sample data \(no API configured\).*\n?/, "");
+          .replace(/^Using the bundled sample data \(no API configured.*\n?/, "");
         expect({ line, code: r.exitCode, stderr }).toEqual({ line, code: 0, stderr: "" });
       }
     },

@@ -128,6 +128,36 @@ describe("coverage health", () => {
     });
   });
 
+  it("a key check that never answers: the table still shows /health and /ready (finding 23)", async () => {
+    const s = createServer((req, res) => {
+      res.setHeader("content-type", "application/json");
+      if (req.url === "/health") return res.end(JSON.stringify({ status: "ok" }));
+      if (req.url === "/ready") {
+        res.statusCode = 503;
+        return res.end(JSON.stringify({ status: "unavailable" }));
+      }
+      // /v1/payers?limit=1 hangs: the client's timeout ends it.
+    });
+    await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+      const env = { ...TABLE_ENV, COVERAGE_API_KEY: "sk-test-health-hang" };
+      const r = await runInProcess(["--api-url", url, "--timeout", "300", "health"], { env });
+      expect(r.exitCode).toBe(1);
+      expect(r.stdout).toMatch(/^\/health\s+200\s/m);
+      expect(r.stdout).toMatch(/^\/ready\s+503\s/m);
+      expect(r.stdout).toMatch(/^key \(\/v1\/payers\?limit=1\)\s+no answer\s+\S/m);
+      expect(r.stderr).toMatch(/time/i);
+      const json = await runInProcess(["--api-url", url, "--timeout", "300", "health", "--json"], {
+        env,
+      });
+      expect(JSON.parse(json.stdout).key).toMatchObject({ status: null, body: null });
+    } finally {
+      s.closeAllConnections();
+      await new Promise((resolve) => s.close(resolve));
+    }
+  });
+
   it("nothing listening: exit 1 with a message, no stack trace", async () => {
     const r = await runInProcess(["--api-url", "http://127.0.0.1:9", "health"], { env: TABLE_ENV });
     expect(r.exitCode).toBe(1);

@@ -199,7 +199,7 @@ describe("coverage payers / lobs / updates (e2e, rules dataset)", () => {
       line: "query.limit: Input should be greater than or equal to 1 (--limit)",
     },
     { args: ["payers", "--lob", "gold"], line: "query.lobs.0: Input should be" },
-    { args: ["lobs", "--state", "XX"], line: "query.states.0: Input should be" },
+    { args: ["lobs", "--state", "XX"], line: "query.states.0: 'XX' is not a state code" },
     {
       args: ["lobs", "--offset", "-2"],
       line: "query.offset: Input should be greater than or equal to 0 (--offset)",

@@ -162,3 +162,19 @@ describe("coverage policy (e2e)", () => {
     expect(JSON.parse(r.stdout)).toEqual({ method: "GET", url, headers: { "x-api-key": "***" } });
   });
 });
+
+describe("the policy view shows the summary (finding 28)", () => {
+  it("as plain text, wrapped, under its heading; none when the policy has no summary", async () => {
+    const r = await runInProcess(["--quiet", "policy", "aetna/cpb/0325/2025-06-01"], {
+      env: { COLUMNS: "80", NO_COLOR: "1" },
+    });
+    expect(r.exitCode).toBe(0);
+    const summary = r.stdout.split("\n\n").find((block) => block.startsWith("Summary\n"));
+    expect(summary).toMatch(/^Summary\nAetna considers outpatient physical therapy medically/);
+    expect(summary).not.toMatch(/[<>]/);
+    for (const line of summary!.split("\n")) expect(line.length).toBeLessThanOrEqual(80);
+    const none = await runInProcess(["--quiet", "policy", "cms-ncd/150.3/2007-01-01"]);
+    expect(none.exitCode).toBe(0);
+    expect(none.stdout).not.toMatch(/^Summary$/m);
+  });
+});

@@ -64,22 +64,26 @@ function folderState(dir = folder): string[] {
 }
 
 /**
- * Waits (up to 10 s) until the pull's staging copy of `file` holds `sent` bytes, so the
- * server drops the connection only once the client has them: the resume point is then exact.
+ * Waits until the pull's staging copy of `file` holds `sent` bytes, so the server drops the
+ * connection only once the client has them: the resume point is then exact. Gives up after
+ * 60 s (a loaded machine is slow, never that slow) and says so, so a failure names its cause.
  */
 async function clientHas(file: string, sent: number): Promise<void> {
   const name = path.basename(file);
-  for (let waited = 0; waited < 10_000; waited += 10) {
+  let seen = -1;
+  for (const started = Date.now(); Date.now() - started < 60_000;) {
     for (const entry of readdirSync(folder)) {
       if (!entry.endsWith(".part")) continue;
       try {
-        if (statSync(path.join(folder, entry, name)).size >= sent) return;
+        seen = statSync(path.join(folder, entry, name)).size;
+        if (seen >= sent) return;
       } catch {
         // not made yet
       }
     }
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+  console.error(`clientHas: ${name} never reached ${sent} bytes (last seen ${seen}); dropping`);
 }
 
 /** Tables of the sample export with one LCD more (a made-up row), for a changed catalogue. */
@@ -331,7 +335,7 @@ describe.skipIf(!SQLITE)("coverage data pull medicare", () => {
       );
       const gets = cms.gets("/exports/current_lcd.zip").slice(seen);
       expect(gets).toHaveLength(2);
-      expect(gets[1]!.headers.range).toBeDefined();
+      expect(gets[1]!.headers.range, r.stderr).toBeDefined();
       expect(r.stderr).toContain("imported 5 LCDs");
     } finally {
       cms.ranges = true;

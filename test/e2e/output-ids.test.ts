@@ -72,3 +72,50 @@ describe.concurrent("tables keep every id whole", () => {
     );
   });
 });
+
+/** The styles (SGR codes) a line leaves open at its end: none when it closes what it opens. */
+function openStyles(line: string): number[] {
+  const open = new Set<number>();
+  const closes: Record<number, number[]> = { 22: [1, 2], 23: [3], 24: [4], 27: [7], 29: [9] };
+  // eslint-disable-next-line no-control-regex
+  for (const m of line.matchAll(/\u001b\[([\d;]*)m/g))
+    for (const code of (m[1] || "0").split(";").map(Number)) {
+      const ended =
+        code === 0
+          ? [...open]
+          : code === 39
+            ? [...open].filter((c) => c >= 30 && c < 38)
+            : code === 49
+              ? [...open].filter((c) => c >= 40 && c < 48)
+              : closes[code];
+      if (ended) for (const c of ended) open.delete(c);
+      else open.add(code);
+    }
+  return [...open];
+}
+
+// Finding 26: bold or dim never runs from one line into the next (a header into a date).
+describe.concurrent("styles end with their line", () => {
+  it.for(
+    [
+      ["updates", "--days", "60", "--changes"],
+      ["versions", "cms-lcd/L33718"],
+      ["search", "--code", "CPT:97110", "--state", "CA"],
+      ["search", "--code", "HCPCS:E0601", "--applicability"],
+      ["code", "CPT:97110"],
+      ["matrix", "--code", "CPT:97110"],
+      ["policy", "cms-lcd/L33718"],
+      ["diff", "cms-lcd/L33718"],
+      ["lobs"],
+    ].map((args) => [args.join(" "), args] as const),
+  )("%s", async ([, args], { expect: expectHere }) => {
+    for (const columns of ["80", "120"]) {
+      const r = await runInProcess(["--quiet", ...args], {
+        env: { COLUMNS: columns, FORCE_COLOR: "1" },
+      });
+      expectHere(r.exitCode).toBe(0);
+      expectHere(r.stdout).toContain("\u001b[");
+      for (const line of r.stdout.split("\n")) expectHere(openStyles(line), line).toEqual([]);
+    }
+  });
+});

@@ -699,7 +699,7 @@ describe.concurrent("--dry-run and --body", () => {
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(
-      /^\s*body\.policies\.states\.0: Input should be one of [^\n]*CNMI[^(\n]*$/m,
+      /^\s*body\.policies\.states\.0: 'zz' is not a state code: did you mean AZ\?$/m,
     );
     expect(r.stderr).toMatch(
       /^\s*body\.limit: Input should be less than or equal to 100 \(--limit\)$/m,
@@ -724,7 +724,7 @@ describe.concurrent("invalid values: exit 2, `loc: message` lines, nothing on st
     [["--limit", "0"], ["body.limit: Input should be greater than or equal to 1"]],
     [["--limit", "x"], ["body.limit: Input should be a valid integer"]],
     [["--offset", "-1"], ["body.offset: Input should be greater than or equal to 0"]],
-    [["--state", "zz"], ["body.policies.states.0: Input should be one of AL"]],
+    [["--state", "zz"], ["body.policies.states.0: 'ZZ' is not a state code: did you mean AZ?"]],
     [["--lob", "medicare"], ["body.policies.lobs.0: Input should be 'commercial'"]],
     [
       ["--effective-start", "2024-02-30"],
@@ -739,7 +739,7 @@ describe.concurrent("invalid values: exit 2, `loc: message` lines, nothing on st
       ["--limit", "200", "--state", "CA,qq", "--offset", "-2"],
       [
         "body.limit: Input should be less than or equal to 100",
-        "body.policies.states.1: Input should be one of",
+        "body.policies.states.1: 'QQ' is not a state code",
         "body.offset: Input should be greater than or equal to 0",
       ],
     ],

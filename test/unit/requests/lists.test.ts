@@ -129,7 +129,7 @@ describe("bad values are refused before any request, naming the flag", () => {
     {
       name: "--state ZZ",
       build: () => offline.build.lobs(buildLobsQuery({ state: ["zz"] }), lobsFlagFor),
-      line: "query.states.0:",
+      line: "query.states.0: 'ZZ' is not a state code: did you mean AZ?",
     },
     {
       name: "--lob gold",

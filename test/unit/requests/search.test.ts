@@ -296,7 +296,20 @@ describe("search flags refused before any request (exit 2, nothing on stdout)", 
       ["--offset", "-1"],
       [/body\.offset: Input should be greater than or equal to 0/],
     ],
-    ["bad state", ["--state", "zz"], [/body\.policies\.states\.0: Input should be one of AL, AK/]],
+    [
+      "bad state: the value and the closest codes, not the 63 (finding 24)",
+      ["--state", "zz"],
+      [
+        /^\s*body\.policies\.states\.0: 'ZZ' is not a state code: did you mean AZ\? \(--state\)$/m,
+        /State codes are the two-letter postal codes/,
+      ],
+    ],
+    [
+      "codes run together",
+      ["--state", "ca ny"],
+      [/'CA NY' holds several codes: separate them with commas, as in CA,NY/],
+    ],
+    ["a name begun", ["--state", "Calif"], [/'CALIF' is not a state code: did you mean CA\?/]],
     ["bad lob", ["--lob", "medicare"], [/body\.policies\.lobs\.0: Input should be 'commercial'/]],
     [
       "impossible date, quoted and named once",

@@ -36,7 +36,9 @@ export function createProgram(run: RunEnvironment, argv?: readonly string[]): Co
     .option("-v, --verbose", "log each HTTP request on stderr; stack traces on errors")
     .option("--timeout <ms>", "HTTP timeout in milliseconds (default 30000)")
     // Subcommands inherit this: their help lists the global options too.
-    .configureHelp({ showGlobalOptions: true })
+    // Wrap descriptions even beside a wide option column (commander gives up below 40 columns
+    // left, and a terminal of 80 then breaks words).
+    .configureHelp({ showGlobalOptions: true, minWidthToWrap: 20 })
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({

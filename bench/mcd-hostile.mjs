@@ -2,14 +2,24 @@
 // Hostile MCD exports, measured: wall time, exit code and peak RSS (GNU time) of the built CLI's
 // `data import mcd` on exports made here from the sample export (test/helpers/mcd-sample.ts):
 //   - an 800 MB `lcd_x_hcpc_code.csv` of rows for one LCD (a 40 MB-class zip: the code-list bomb)
-//   - a 200 MB `lcd.csv` that is one line with no end (no header)
+//   - the same spread over 16 LCDs (each under any per-document limit)
+//   - a 200 MB `lcd.csv` that is one line with no end (no header), zipped and in a folder
 //   - a 50 MB `indication` field in one LCD (a large legitimate field)
 //
 //   node bench/mcd-hostile.mjs [--keep]      (Node 22.13+ on PATH for the .db output)
 //
 // Figures go to docs/performance.md ("MCD import: hostile exports"); nothing here is asserted.
 import { spawnSync } from "node:child_process";
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import {
+  cpSync,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -97,6 +107,20 @@ async function main() {
     name: "800 MB code list for one LCD, -o .json",
     args: [bomb, "-o", path.join(DIR, "bomb.json")],
   });
+  const spread = await exportWith(
+    "codelist-spread",
+    "lcd_x_hcpc_code.csv",
+    lines(
+      header("lcd_x_hcpc_code.csv"),
+      (i) =>
+        `${39001 + (i % 16)},5,cms,E${String(i % 10_000).padStart(4, "0")},1,1,,2024-01-01 00:00:00,"A supply or service of the catalogue, described",short,x\r\n`,
+      800 << 20,
+    ),
+  );
+  cases.push({
+    name: "800 MB code list over 16 LCDs, -o .db",
+    args: [spread, "-o", path.join(DIR, "spread.db")],
+  });
   const noHeader = await exportWith(
     "no-header",
     "lcd.csv",
@@ -107,8 +131,20 @@ async function main() {
     ),
   );
   cases.push({
-    name: "200 MB lcd.csv with no line end",
+    name: "200 MB lcd.csv with no line end (zip)",
     args: [noHeader, "-o", path.join(DIR, "noheader.db")],
+  });
+  // In a folder: no compression ratio to give it away, only the header's limit.
+  const noHeaderDir = path.join(DIR, "no-header");
+  rmSync(noHeaderDir, { recursive: true, force: true });
+  cpSync(sampleFolder(), noHeaderDir, { recursive: true });
+  writeFileSync(
+    path.join(noHeaderDir, "all_lcd", "all_lcd_csv", "lcd.csv"),
+    Buffer.alloc(200 << 20, "0"),
+  );
+  cases.push({
+    name: "200 MB lcd.csv with no line end (folder)",
+    args: [noHeaderDir, "-o", path.join(DIR, "noheader-dir.db")],
   });
   const lcd = readFileSync(
     path.join(sampleFolder(), "all_lcd", "all_lcd_csv", "lcd.csv"),
@@ -144,6 +180,12 @@ async function main() {
       said.slice(0, 110),
     ]);
   }
+  console.log(
+    `Node ${process.version}; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")} (1, 5, 15 min) at the end`,
+  );
   printTable(["case", "exit", "wall", "peak RSS", "message"], rows);
   if (!process.argv.includes("--keep")) rmSync(DIR, { recursive: true, force: true });
 }

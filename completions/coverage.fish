@@ -651,7 +651,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--hcpcs' 'HCPCS Level II descriptions: CMS\'s HCPC<YYYY>_<MON>_ANWEB.txt (or its zip)'
             printf '%s\t%s\n' '--strict' 'fail on the first malformed row instead of skipping it'
             printf '%s\t%s\n' '--force' 'replace an existing output'
-            printf '%s\t%s\n' '--max-links' 'the most code links one document may have (default 1000000; more is refused as a bomb)'
+            printf '%s\t%s\n' '--max-links' 'the most code links the export\'s code lists may hold (default 2000000; more is refused as a bomb)'
             printf '%s\t%s\n' '-h' 'show help'
             printf '%s\t%s\n' '--help' 'show help'
             printf '%s\t%s\n' '--api-url' 'base URL of the Coverage Policy Lookup API (env COVERAGE_API_URL)'

@@ -38,7 +38,7 @@ export function registerDataImport(data: Command, run: RunEnvironment): void {
     .option("--force", "replace an existing output")
     .option(
       "--max-links <n>",
-      "the most code links one document may have (default 1000000; more is refused as a bomb)",
+      "the most code links the export's code lists may hold (default 2000000; more is refused as a bomb)",
       parseMaxLinks,
     )
     .addHelpText(

@@ -85,9 +85,9 @@ export async function exportSnapshot(
         signal: options.signal,
         shown: output,
       });
-      const file = createWriteStream(temp.path, { flags: "wx" });
-      await once(file, "open");
-      out = file;
+      // Opened synchronously: an open still under way in the thread pool when a signal's handler
+      // removes the temporary file would create it after the removal, and leave it behind.
+      out = createWriteStream("", { fd: openSync(temp.path, "wx") });
     } else out = options.stdout ?? process.stdout;
   } catch (err) {
     db.close();

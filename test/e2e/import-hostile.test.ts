@@ -79,10 +79,25 @@ describe("data import mcd refuses hostile exports (exit 2, nothing left)", () =>
     expect(stderr).toContain("lcd.csv: the quote that opens a field on line 2 is never closed");
   });
 
-  it("a document with more code links than --max-links names it and the flag", async () => {
+  it("code lists past --max-links name the largest document and the flag", async () => {
     const stderr = await refused([folder], ["--max-links", "3"]);
-    expect(stderr).toContain("LCD L39001 (version 5) has more than 3 code links");
-    expect(stderr).toContain("--max-links");
+    expect(stderr).toContain("the export's code lists hold more than 3 code links");
+    expect(stderr).toContain("--max-links N");
+  });
+
+  it("code links spread over many documents count together", async () => {
+    // Five links each for many documents (none in the export): each is small, together not.
+    const d = mkdtempSync(path.join(dir, "spread-"));
+    const [root] = await writeMcdExport(d, sampleTables(), "folders");
+    const file = path.join(root!, "all_lcd", "all_lcd_csv", "lcd_x_hcpc_code.csv");
+    const header = readFileSync(file, "latin1").split("\r\n")[0]!;
+    const rows = Array.from(
+      { length: 400 },
+      (_, i) => `${50000 + Math.floor(i / 5)},1,x,E0${100 + i},,1,,,,,`,
+    );
+    writeFileSync(file, `${header}\r\n${rows.join("\r\n")}\r\n`);
+    const stderr = await refused([root!], ["--max-links", "300"]);
+    expect(stderr).toContain("more than 300 code links (LCD L50000, version 1, has 5 of them)");
   });
 
   it.each(["../../evil/lcd.csv", "/etc/evil/lcd.csv"])(

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { runInProcess } from "../helpers/run-cli.js";
 
 // cli.md Output: "A scope is shown with its payer" and "Status words", through the CLI on the
-// bundled sample (as_of 2026-11-21).
+// bundled sample (as_of 2026-11-21), in the test's own process.
 
 const csvOf = (text: string) => parse(text, { columns: true }) as Array<Record<string, string>>;
 

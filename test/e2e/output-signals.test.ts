@@ -24,6 +24,7 @@ import { buildSnapshot, SQLITE } from "../helpers/snapshot.js";
 const SIGNALS = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
 type Signal = keyof typeof SIGNALS;
 const AFTER_COMMIT = path.join(ROOT, "test", "helpers", "signal-after-commit.cjs");
+const LATE = path.join(ROOT, "test", "helpers", "signal-late.cjs");
 
 /**
  * The built CLI as a process, with room for a loaded machine: no 60 s limit (runCoverage's),
@@ -143,6 +144,43 @@ describe.each(COMMANDS.map((c, i) => ({ ...c, i })))(
         expect(r.exitCode, r.stderr).toBe(SIGNALS[signal]);
         expect(r.stderr).toContain("nothing was written");
         expect(readdirSync(out)).toEqual([]);
+      },
+      900_000,
+    );
+
+    it.skipIf(sqlite && !SQLITE).each([SIGNAL_NAMES[(i + 1) % SIGNAL_NAMES.length]!])(
+      "%s late (indexes being built, or the last bytes written): stopped, or complete",
+      async (signal) => {
+        const out = fresh();
+        const r = await spawnCli(args(out), {
+          NODE_OPTIONS: `--require ${LATE}`,
+          COVERAGE_TEST_SIGNAL: signal,
+        });
+        // Stopped before the output is in place (nothing left), or handled once it is (exit 0,
+        // the output whole): never a temporary file, never a signal's exit beside an output.
+        const left = readdirSync(out);
+        expect(
+          left.filter((f) => f.startsWith(".")),
+          r.stderr,
+        ).toEqual([]);
+        if (r.exitCode === 0) {
+          expect(left.filter((f) => !f.endsWith(".files"))).toHaveLength(1);
+          if (left.some((f) => f.endsWith(".db"))) {
+            const db = path.join(
+              out,
+              left.find((f) => f.endsWith(".db"))!,
+            );
+            const info = await runCoverage(["data", "info", db, "--json"]);
+            expect(info.exitCode, info.stderr).toBe(0);
+          }
+        } else {
+          expect(r.exitCode, r.stderr).toBe(SIGNALS[signal]);
+          expect(r.stderr).toContain("nothing was written");
+          expect(left).toEqual([]);
+        }
+        // A snapshot yields between its indexing steps: the signal always stops it there.
+        if (sqlite && !args(out).some((a) => a.endsWith(".json")))
+          expect(r.exitCode, r.stderr).toBe(SIGNALS[signal]);
       },
       900_000,
     );

@@ -4,6 +4,7 @@ import { htmlToMarkdown } from "./html.js";
 export const PIECE_CHARS = 1 << 20;
 // Where a piece may end: after a block closes (a paragraph, list, table, division or heading).
 const BLOCK_END = /<\/(p|ul|ol|table|div|h[1-6]|blockquote|pre)\s*>/gi;
+const SPACE = /\s/g;
 
 /**
  * An HTML field as markdown, in pieces cut after block ends when it is larger than PIECE_CHARS:
@@ -13,21 +14,40 @@ const BLOCK_END = /<\/(p|ul|ol|table|div|h[1-6]|blockquote|pre)\s*>/gi;
  */
 export function htmlToMarkdownInPieces(html: string): string {
   if (html.length <= PIECE_CHARS) return htmlToMarkdown(html);
-  const parts: string[] = [];
+  let out = "";
   let from = 0;
+  let joint = "";
   while (from < html.length) {
-    let to = Math.min(html.length, from + PIECE_CHARS);
-    if (to < html.length) {
-      BLOCK_END.lastIndex = to;
-      const end = BLOCK_END.exec(html);
-      // No block end after the cut: cut at a tag's start, never inside a tag.
-      to = end
-        ? end.index + end[0].length
-        : Math.max(to, html.indexOf("<", to) === -1 ? html.length : html.indexOf("<", to));
-    }
+    const [to, next] = cutAfter(html, Math.min(html.length, from + PIECE_CHARS));
     const text = htmlToMarkdown(html.slice(from, to));
-    if (text) parts.push(text);
+    if (text) {
+      out += out ? joint + text : text;
+      joint = next;
+    }
     from = to;
   }
-  return parts.join("\n\n");
+  return out;
+}
+
+/**
+ * Where a piece ends at or after `at`, and what joins it to the next: after a block end within a
+ * piece's length (a paragraph break); else, inside a block larger than a piece (one paragraph of
+ * 50 MB), at a tag's start (a break too) or at a space outside tags (a space).
+ */
+function cutAfter(html: string, at: number): [number, string] {
+  if (at >= html.length) return [html.length, ""];
+  const limit = at + PIECE_CHARS;
+  BLOCK_END.lastIndex = at;
+  const end = BLOCK_END.exec(html);
+  if (end && end.index <= limit) return [end.index + end[0].length, "\n\n"];
+  const tag = html.indexOf("<", at);
+  if (tag !== -1 && tag <= limit) return [tag, "\n\n"];
+  // No tag within a piece: `at` is in text (or in a tag longer than a piece, cut at its end).
+  if (html.lastIndexOf("<", at) > html.lastIndexOf(">", at)) {
+    const close = html.indexOf(">", at);
+    return close === -1 ? [html.length, ""] : [close + 1, "\n\n"];
+  }
+  SPACE.lastIndex = at;
+  const space = SPACE.exec(html);
+  return space && space.index <= limit ? [space.index, " "] : [Math.min(html.length, limit), ""];
 }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import {
   CODE_SYSTEMS,
   RELATIONSHIPS,
@@ -36,7 +37,10 @@ export interface McdImportOptions {
   hcpcs?: string | undefined;
   /** `--strict`: a malformed row fails the import instead of being skipped. */
   strict?: boolean | undefined;
-  /** `--max-links N`: the most code links one document may have (default MAX_DOCUMENT_LINKS). */
+  /**
+   * `--max-links N`: the most code links the import holds while it reads the export's code
+   * lists (default MAX_HELD_LINKS); descriptions and group paragraphs count by their size.
+   */
   maxLinks?: number | undefined;
   /** Where the data came from, for the output's meta (default: the export and its inputs). */
   source?: string | undefined;
@@ -70,11 +74,18 @@ export interface McdImportReport {
 
 const PAYER = { payer_id: "CMS", display_name: "Medicare (CMS)" };
 /**
- * The most code links one document may have unless `--max-links` says more: the largest in the
- * export are articles of some 20,000 ICD-10-CM codes; a document's links are held in memory
- * (~100 bytes each) until it is written, so a code list of millions is a bomb, refused.
+ * The most code links the import holds unless `--max-links` says more. The code lists are read
+ * before the documents, and each link waits in memory (~100 bytes) until its document is
+ * written: the whole export has some 500,000, so millions are a bomb (one document's or spread
+ * over many), refused before memory runs out (peak RSS ~350 MB at the limit).
  */
-export const MAX_DOCUMENT_LINKS = 1_000_000;
+export const MAX_HELD_LINKS = 2_000_000;
+/**
+ * Descriptions and group paragraphs held for the whole import count against the same limit,
+ * one link per this many characters (a link costs about as much as 50 characters of text).
+ */
+const CHARS_PER_LINK = 50;
+
 const MCD = "https://www.cms.gov/medicare-coverage-database";
 const LISTING = {
   lcd: `${MCD}/reports/local-coverage-final-lcds-state-report.aspx`,
@@ -227,6 +238,8 @@ class McdImport {
   // Per document, flat triples (code, system * 4 + relationship, category): ~40 bytes a link
   // where objects took ~150, and 490k links wait here until their document is read.
   private readonly codeLinks = new Map<string, Array<string | number | null>>();
+  // What the maps above hold, in links (text counted by CHARS_PER_LINK): bounded by maxLinks.
+  private held = 0;
   private readonly paragraphs = new Map<string, Group>();
   private readonly catalogue = new Map<
     string,
@@ -458,11 +471,16 @@ class McdImport {
 
   private async readCodeLists(): Promise<void> {
     for (const table of CODE_TABLES) {
-      await this.each(table.groups, [...DOC_ID[table.doc], table.group, "paragraph"], (row) => {
-        const group = row.get(table.group).trim();
-        const key = `${table.file}|${docKey(table.doc, row)}|${group}`;
-        this.groups.set(key, this.readParagraph(row.get("paragraph"), group));
-      });
+      await this.each(
+        table.groups,
+        [...DOC_ID[table.doc], table.group, "paragraph"],
+        (row, file) => {
+          const group = row.get(table.group).trim();
+          const key = `${table.file}|${docKey(table.doc, row)}|${group}`;
+          this.hold(1 + Math.ceil(key.length / CHARS_PER_LINK), file);
+          this.groups.set(key, this.readParagraph(row.get("paragraph"), group, file));
+        },
+      );
     }
     for (const table of CODE_TABLES) {
       const withText = table.kind === "icd10-covered" || table.kind === "icd10-noncovered";
@@ -496,30 +514,49 @@ class McdImport {
             break;
         }
         const list = this.codeLinks.get(doc) ?? [];
-        if (list.length >= this.maxLinks * 3) this.tooManyLinks(doc, file);
+        this.hold(list.length ? 1 : 1 + Math.ceil(doc.length / CHARS_PER_LINK), file);
         list.push(code, CODE_SYSTEMS.indexOf(system) * 4 + RELATIONSHIPS.indexOf(relationship));
         list.push(group?.category ?? null);
         this.codeLinks.set(doc, list);
         // ICD-10-CM and HCPCS Level II descriptions are public (CMS/NCHS); the same column holds
         // the AMA's descriptor for a CPT code, which is never kept.
+        const held = this.catalogue.size;
         if (withText) this.describe("ICD10CM", code, row.get("description").trim(), "export");
         else if (table.kind === "procedure" && system === "HCPCS")
           this.describe("HCPCS", code, row.get("long_description").trim(), "export");
+        if (this.catalogue.size > held)
+          this.hold(
+            1 + Math.ceil(this.catalogue.get(codeKey(system, code))!.text.length / CHARS_PER_LINK),
+            file,
+          );
       });
     }
   }
 
   private get maxLinks(): number {
-    return this.options.maxLinks ?? MAX_DOCUMENT_LINKS;
+    return this.options.maxLinks ?? MAX_HELD_LINKS;
   }
 
-  /** A document past the limit: refused by name, with the flag that raises the limit. */
-  private tooManyLinks(doc: string, file: string): never {
+  /** Counts what the import now holds; past the limit, refused naming the largest document. */
+  private hold(links: number, file: string): void {
+    this.held += links;
+    if (this.held > this.maxLinks) this.tooManyLinks(file);
+  }
+
+  /** Code lists past the limit: refused naming the largest document and the flag. */
+  private tooManyLinks(file: string): never {
+    let doc = "";
+    let most = 0;
+    for (const [key, list] of this.codeLinks)
+      if (list.length / 3 > most) [doc, most] = [key, list.length / 3];
     const [kind, id, version] = doc.split(":");
     const name = kind === "L" ? `LCD L${id}` : `article A${id}`;
+    const largest = most
+      ? ` (${name}, version ${version}, has ${most.toLocaleString("en-US")} of them)`
+      : "";
     throw new UsageError(
-      `${file}: ${name} (version ${version}) has more than ${this.maxLinks.toLocaleString("en-US")} code links`,
-      `No document of the export has that many (a zip bomb, or a damaged export). If it is right, raise the limit with --max-links N (memory grows by ~100 bytes a link).`,
+      `${file}: the export's code lists hold more than ${this.maxLinks.toLocaleString("en-US")} code links${largest}`,
+      `The whole export has some 500,000 (more is a zip bomb, or a damaged export). If it is right, raise the limit with --max-links N (memory grows by ~100 bytes a link; descriptions and group paragraphs count ${CHARS_PER_LINK} characters as a link).`,
     );
   }
 
@@ -527,14 +564,18 @@ class McdImport {
    * A group's paragraph, read once per distinct text and group number (lists repeat their
    * paragraphs; a paragraph may speak of "the codes in group N").
    */
-  private readParagraph(html: string, number: string): Group {
-    const key = `${number}|${html}`;
+  private readParagraph(html: string, number: string, file: string): Group {
+    // Keyed by a digest: the text itself, kept as a key, would hold every distinct paragraph.
+    const key = `${number}|${createHash("sha1").update(html).digest("base64")}`;
     let group = this.paragraphs.get(key);
     if (!group) {
       group = {
         category: toCategory(htmlToPlainText(html)),
         reading: readParagraph(htmlToPlainLines(html), number),
       };
+      const { named, namedRanges, covered, coveredRanges } = group.reading;
+      const codes = named.size + namedRanges.length + covered.size + coveredRanges.length;
+      this.hold(2 + codes + Math.ceil((group.category?.length ?? 0) / CHARS_PER_LINK), file);
       this.paragraphs.set(key, group);
     }
     return group;
@@ -823,6 +864,7 @@ class McdImport {
   private takeCodes(key: string): DatasetCodeLink[] {
     const flat = this.codeLinks.get(key) ?? [];
     this.codeLinks.delete(key);
+    this.held -= flat.length / 3;
     const seen = new Set<string>();
     const links: DatasetCodeLink[] = [];
     for (let i = 0; i < flat.length; i += 3) {

@@ -101,7 +101,10 @@ export function cutAtWord(text: string, max: number): string | null {
  */
 export function toCategory(plainText: string): string | null {
   const text = plainText.slice(0, 120).trim();
-  return text === "" || /^(?:N\/?A|none)\.?$/i.test(text) ? null : text;
+  if (text === "" || /^(?:N\/?A|none)\.?$/i.test(text)) return null;
+  // A cut string is a view of its whole paragraph in V8; a category outlives the paragraph, so
+  // it is copied (a bomb of distinct paragraphs otherwise held each one whole).
+  return text.length < plainText.length ? Buffer.from(text, "utf8").toString("utf8") : text;
 }
 
 /** ICD-10-CM code as the catalogue stores it: dotted after the third character. */

@@ -150,4 +150,19 @@ describe("a large HTML field", () => {
     expect(html.length).toBeGreaterThan(PIECE_CHARS * 2);
     expect(htmlToMarkdownInPieces(html)).toBe(htmlToMarkdown(html));
   }, 120_000);
+
+  it("cuts one paragraph larger than a piece in its text, at spaces, losing no word", async () => {
+    const { htmlToMarkdownInPieces, PIECE_CHARS } =
+      await import("../../../src/import/mcd/html-pieces.js");
+    const { htmlToMarkdown } = await import("../../../src/import/mcd/html.js");
+    const words = Array.from({ length: Math.ceil((PIECE_CHARS * 3) / 8) }, (_, i) => `w${i}`);
+    const html = `<p>${words.join(" ")}</p>`;
+    expect(html.length).toBeGreaterThan(PIECE_CHARS * 2);
+    // The same words in the same order, one paragraph, as converted whole.
+    expect(htmlToMarkdownInPieces(html)).toBe(htmlToMarkdown(html));
+    // A paragraph of bold runs: cut at a tag's start, every word kept in order.
+    const bold = `<p>${words.map((w) => `<b>${w}</b>`).join(" ")}</p>`;
+    const md = htmlToMarkdownInPieces(bold);
+    expect(md.replace(/\*\*/g, "").split(/\s+/)).toEqual(words);
+  }, 120_000);
 });

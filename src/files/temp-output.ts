@@ -113,9 +113,10 @@ function onStop(name: StopSignal): void {
     );
     exitNow(128 + STOP_SIGNALS[name]);
   }
+  // The result is in place (what is left is a pull's staging folder, removed at exit): exit 0.
+  if (complete) exitNow(0);
   // A download in progress answers the signal itself.
   if (live.size) return;
-  if (complete) exitNow(0);
   // Ctrl-C before any output exists: the run's own handler aborts the command.
   if (name !== "SIGINT") exitNow(128 + STOP_SIGNALS[name]);
 }

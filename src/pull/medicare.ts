@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { createReadStream, rmdirSync, rmSync, statSync } from "node:fs";
+import { createReadStream, rmdirSync, statSync } from "node:fs";
 import { copyFile, link, mkdir, readdir, rename, unlink } from "node:fs/promises";
 import path from "node:path";
 import type { CommandContext, RunEnvironment } from "../cli/context.js";
@@ -7,7 +7,7 @@ import { resolveDataDir } from "../dataset/data-dir.js";
 import { retryBaseFromEnv } from "../backend/http-retry.js";
 import { redactUrl } from "../backend/http-redact.js";
 import { formatBytes, formatDuration } from "../download/progress.js";
-import { makeTempName } from "../download/save-file.js";
+import { createTempOutput, outputComplete } from "../files/temp-output.js";
 import { isProcessAlive, removeStaleTemps } from "../download/stale-temps.js";
 import { runTerminable } from "../download/termination.js";
 import { UnexpectedError, UsageError } from "../errors.js";
@@ -134,15 +134,20 @@ export async function pullMedicare(
   };
 
   // The pull's own folder for its downloads (and the old snapshot, for the summary), in the
-  // data folder so that files are renamed into place, never copied. Removed on the way out,
-  // and at exit should a second Ctrl-C end the process before the clean-up ran.
+  // data folder so that files are renamed into place, never copied. A temporary output never
+  // committed (temp-output.ts): removed on the way out, and at exit should a signal end the
+  // process first (the import's, or a second Ctrl-C).
   const stagingOf = path.join(dir, `${MEDICARE}.pull`);
   await removeStaleTemps(stagingOf, Date.now(), isProcessAlive, true);
+  const stagingOutput = createTempOutput(stagingOf, {
+    kind: "folder",
+    onSignal: "owner",
+    ending: "part",
+  });
   // Made when the first body comes: a pull that finds nothing changed writes nothing at all.
-  const staging = makeTempName(stagingOf);
+  const staging = stagingOutput.path;
   const makeStaging = () => mkdir(staging, { recursive: true }).then(() => undefined);
-  const removeStaging = () => rmSync(staging, { recursive: true, force: true });
-  process.on("exit", removeStaging);
+  const removeStaging = () => stagingOutput.discard();
   let done = false;
   try {
     await runTerminable(ctx.signal, async (signal) => {
@@ -283,6 +288,7 @@ export async function pullMedicare(
       // The new snapshot is in place: a Ctrl-C from here on does not make the pull a failure.
       done = true;
       run.completed?.();
+      outputComplete();
 
       await mkdir(sourcesDir, { recursive: true });
       for (const f of fetched)
@@ -311,7 +317,6 @@ export async function pullMedicare(
     });
   } finally {
     removeStaging();
-    process.off("exit", removeStaging);
     // A first pull that failed leaves no data folder behind either (only when it is empty).
     if (!done && madeDir)
       try {

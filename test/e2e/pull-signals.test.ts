@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, cleanEnv, ROOT } from "../helpers/cli.js";
+import { BIN, cleanEnv, ROOT, runCoverage } from "../helpers/cli.js";
 import {
   cmsContent,
   HCPCS_PAGE,
@@ -21,6 +21,7 @@ import { SQLITE } from "../helpers/snapshot.js";
 
 const SIGNALS = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
 type Signal = keyof typeof SIGNALS;
+const AFTER_COMMIT = path.join(ROOT, "test", "helpers", "signal-after-commit.cjs");
 const work = mkdtempSync(path.join(os.tmpdir(), "coverage-pull-sig-"));
 let cms: CmsServer;
 
@@ -31,7 +32,7 @@ beforeAll(async () => {
 afterAll(async () => cms?.close());
 
 /** A first pull into a fresh data folder, as a process (no time limit, no SIGKILL after a signal). */
-function pull(dataHome: string) {
+function pull(dataHome: string, env: Record<string, string> = {}) {
   return execa(
     "node",
     [
@@ -42,7 +43,12 @@ function pull(dataHome: string) {
     {
       reject: false,
       extendEnv: false,
-      env: cleanEnv({ XDG_DATA_HOME: dataHome, COVERAGE_RETRY_BASE_MS: "5", NO_COLOR: "1" }),
+      env: cleanEnv({
+        XDG_DATA_HOME: dataHome,
+        COVERAGE_RETRY_BASE_MS: "5",
+        NO_COLOR: "1",
+        ...env,
+      }),
       cwd: ROOT,
       stdin: "ignore",
       forceKillAfterDelay: false,
@@ -103,6 +109,24 @@ describe.skipIf(!SQLITE)("data pull medicare stopped by a signal", () => {
       const r = await child;
       expect(r.exitCode, r.stderr).toBe(SIGNALS[signal]);
       expect(leftIn(folder)).toEqual([]);
+    },
+    900_000,
+  );
+
+  it.each(["SIGTERM", "SIGHUP"] as Signal[])(
+    "%s right after the new snapshot is put in place: exit 0, the snapshot whole, no staging folder",
+    async (signal) => {
+      const dataHome = mkdtempSync(path.join(work, "home-"));
+      const folder = path.join(dataHome, "coverage");
+      const r = await pull(dataHome, {
+        NODE_OPTIONS: `--require ${AFTER_COMMIT}`,
+        COVERAGE_TEST_SIGNAL: signal,
+      });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(leftIn(folder).filter((f) => f.startsWith("."))).toEqual([]);
+      expect(leftIn(folder)).toContain("medicare.db");
+      const info = await runCoverage(["data", "info", path.join(folder, "medicare.db"), "--json"]);
+      expect(info.exitCode, info.stderr).toBe(0);
     },
     900_000,
   );

@@ -514,7 +514,8 @@ class McdImport {
             break;
         }
         const list = this.codeLinks.get(doc) ?? [];
-        this.hold(list.length ? 1 : 1 + Math.ceil(doc.length / CHARS_PER_LINK), file);
+        // A document's first link costs its list and key too (measured: ~4 links' worth).
+        this.hold(list.length ? 1 : 4 + Math.ceil(doc.length / CHARS_PER_LINK), file);
         list.push(code, CODE_SYSTEMS.indexOf(system) * 4 + RELATIONSHIPS.indexOf(relationship));
         list.push(group?.category ?? null);
         this.codeLinks.set(doc, list);

@@ -3,8 +3,12 @@
 // Node's own cache of compiled code (Node 22.1+; kept in NODE_COMPILE_CACHE, else the system's
 // temporary folder): a start reads V8's code for the bundle instead of compiling it. Node 20
 // has no such cache and compiles as usual; NODE_DISABLE_COMPILE_CACHE=1 turns it off.
-const { enableCompileCache } = require("node:module");
-if (typeof enableCompileCache === "function") enableCompileCache();
+// `--version` alone reads no bundle (dist/cli.cjs answers it), and setting the cache up cost it
+// ~3% of `node -e 0` on Node 24 (docs/performance.md, "Start-up").
+if (process.argv.length !== 3 || process.argv[2] !== "--version") {
+  const { enableCompileCache } = require("node:module");
+  if (typeof enableCompileCache === "function") enableCompileCache();
+}
 try {
   require("../dist/cli.cjs");
 } catch (err) {

@@ -16,8 +16,8 @@ _coverage_commands() {
 # The options recognised after a command path: its own, then those of its parents.
 _coverage_options() {
   case "$1" in
-    '') REPLY='--version --api-url --sandbox --local --data --today --profile --json --format --bom
-      --no-color -q --quiet -v --verbose --timeout -h --help' ;;
+    '') REPLY='-V --version --api-url --sandbox --local --data --today --profile --json --format
+      --bom --no-color -q --quiet -v --verbose --timeout -h --help' ;;
     'search') REPLY='--query --code --relationship --match --payer --lob --lob-id --state
       --exact-state --effective-start --effective-end --effective-on --retired --no-retired --sort
       --limit --offset --applicability --code-groups --body --all --dry-run --fields -h --help
@@ -104,20 +104,20 @@ _coverage_options() {
 # choices|list|partial then the values; empty when the command does not define it.
 _coverage_option() {
   case "$1|$2" in
-    '|--version'|'|--sandbox'|'|--local'|'|--json'|'|--bom'|'|--no-color'|'|-q'|'|--quiet'|'|-v'|\
-    '|--verbose'|'|-h'|'|--help'|'search|--exact-state'|'search|--retired'|'search|--no-retired'|\
-    'search|--applicability'|'search|--code-groups'|'search|--all'|'search|--dry-run'|'search|-h'|\
-    'search|--help'|'policy|--criteria'|'policy|--dry-run'|'policy|-h'|'policy|--help'|\
-    'payers|--all'|'payers|--dry-run'|'payers|-h'|'payers|--help'|'lobs|--exact-state'|'lobs|--all'|\
-    'lobs|--dry-run'|'lobs|-h'|'lobs|--help'|'updates|--changes'|'updates|--all'|\
-    'updates|--dry-run'|'updates|-h'|'updates|--help'|'code|--exact-state'|'code|--dry-run'|\
-    'code|-h'|'code|--help'|'matrix|--exact-state'|'matrix|--dry-run'|'matrix|-h'|'matrix|--help'|\
-    'versions|--dry-run'|'versions|-h'|'versions|--help'|'diff|--dry-run'|'diff|-h'|'diff|--help'|\
-    'check|--exact-state'|'check|--strict'|'check|--dry-run'|'check|-h'|'check|--help'|\
-    'download|--text'|'download|--force'|'download|--url-only'|'download|--dry-run'|'download|-h'|\
-    'download|--help'|'health|--dry-run'|'health|-h'|'health|--help'|'config|-h'|'config|--help'|\
-    'config get|-h'|'config get|--help'|'config set|-h'|'config set|--help'|'config unset|-h'|\
-    'config unset|--help'|'config list|-h'|'config list|--help'|'config path|-h'|\
+    '|-V'|'|--version'|'|--sandbox'|'|--local'|'|--json'|'|--bom'|'|--no-color'|'|-q'|'|--quiet'|\
+    '|-v'|'|--verbose'|'|-h'|'|--help'|'search|--exact-state'|'search|--retired'|\
+    'search|--no-retired'|'search|--applicability'|'search|--code-groups'|'search|--all'|\
+    'search|--dry-run'|'search|-h'|'search|--help'|'policy|--criteria'|'policy|--dry-run'|\
+    'policy|-h'|'policy|--help'|'payers|--all'|'payers|--dry-run'|'payers|-h'|'payers|--help'|\
+    'lobs|--exact-state'|'lobs|--all'|'lobs|--dry-run'|'lobs|-h'|'lobs|--help'|'updates|--changes'|\
+    'updates|--all'|'updates|--dry-run'|'updates|-h'|'updates|--help'|'code|--exact-state'|\
+    'code|--dry-run'|'code|-h'|'code|--help'|'matrix|--exact-state'|'matrix|--dry-run'|'matrix|-h'|\
+    'matrix|--help'|'versions|--dry-run'|'versions|-h'|'versions|--help'|'diff|--dry-run'|'diff|-h'|\
+    'diff|--help'|'check|--exact-state'|'check|--strict'|'check|--dry-run'|'check|-h'|\
+    'check|--help'|'download|--text'|'download|--force'|'download|--url-only'|'download|--dry-run'|\
+    'download|-h'|'download|--help'|'health|--dry-run'|'health|-h'|'health|--help'|'config|-h'|\
+    'config|--help'|'config get|-h'|'config get|--help'|'config set|-h'|'config set|--help'|\
+    'config unset|-h'|'config unset|--help'|'config list|-h'|'config list|--help'|'config path|-h'|\
     'config path|--help'|'completion|-h'|'completion|--help'|'serve|--sandbox'|'serve|-h'|\
     'serve|--help'|'mcp|-h'|'mcp|--help'|'data|-h'|'data|--help'|'data build|--force'|\
     'data build|-h'|'data build|--help'|'data export|--force'|'data export|-h'|'data export|--help'|\

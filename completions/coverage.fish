@@ -49,6 +49,7 @@ end
 function __coverage_options --argument-names path --description 'The options recognised after a command path, with descriptions'
     switch "$path"
         case ''
+            printf '%s\t%s\n' '-V' 'print the version'
             printf '%s\t%s\n' '--version' 'print the version'
             printf '%s\t%s\n' '--api-url' 'base URL of the Coverage Policy Lookup API (env COVERAGE_API_URL)'
             printf '%s\t%s\n' '--sandbox' 'use the API sandbox (COVERAGE_SANDBOX_URL or the profile\'s sandbox-url)'
@@ -767,7 +768,7 @@ end
 
 function __coverage_option --argument-names path option --description 'What a command\'s own option takes: none, text, file, or choices|list|partial and values'
     switch "$path|$option"
-        case '|--version' '|--sandbox' '|--local' '|--json' '|--bom' '|--no-color' '|-q' \
+        case '|-V' '|--version' '|--sandbox' '|--local' '|--json' '|--bom' '|--no-color' '|-q' \
             '|--quiet' '|-v' '|--verbose' '|-h' '|--help' 'search|--exact-state' \
             'search|--retired' 'search|--no-retired' 'search|--applicability' \
             'search|--code-groups' 'search|--all' 'search|--dry-run' 'search|-h' 'search|--help' \

@@ -1,6 +1,7 @@
 import { Command, Option } from "commander";
 import { COMMAND_NAMES, registerCommands } from "../commands/index.js";
 import type { RunEnvironment } from "./context.js";
+import { wrapHelp } from "./help-wrap.js";
 import { describeRootHelp } from "./root-help.js";
 import { VERSION } from "./version.js";
 
@@ -15,7 +16,7 @@ export function createProgram(run: RunEnvironment, argv?: readonly string[]): Co
     .description(
       "Medical coverage policy lookups: which payer and Medicare policies cover, exclude or mention a code.",
     )
-    .version(VERSION, "--version", "print the version")
+    .version(VERSION, "-V, --version", "print the version")
     .helpOption("-h, --help", "show help")
     .option("--api-url <url>", "base URL of the Coverage Policy Lookup API (env COVERAGE_API_URL)")
     .option("--sandbox", "use the API sandbox (COVERAGE_SANDBOX_URL or the profile's sandbox-url)")
@@ -36,11 +37,17 @@ export function createProgram(run: RunEnvironment, argv?: readonly string[]): Co
     .option("-v, --verbose", "log each HTTP request on stderr; stack traces on errors")
     .option("--timeout <ms>", "HTTP timeout in milliseconds (default 30000)")
     // Subcommands inherit this: their help lists the global options too.
-    .configureHelp({ showGlobalOptions: true })
+    // Wrap descriptions even beside a wide option column (commander gives up below 40 columns
+    // left, and a terminal of 80 then breaks words).
+    .configureHelp({ showGlobalOptions: true, minWidthToWrap: 20 })
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
-      writeOut: (s) => (run.stdout ?? process.stdout).write(s),
+      // Help and --version: the hand-written notes fitted to the terminal (80 off one).
+      writeOut: (s) => {
+        const out = (run.stdout ?? process.stdout) as NodeJS.WriteStream;
+        out.write(wrapHelp(s, (out.isTTY && out.columns) || 80));
+      },
       writeErr: (s) => (run.stderr ?? process.stderr).write(s),
     });
   registerCommands(program, run, argv && commandToRegister(program, argv));

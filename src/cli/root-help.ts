@@ -2,9 +2,9 @@ import { ExitCode } from "../errors.js";
 
 const ENVIRONMENT: Array<[string, string]> = [
   ["COVERAGE_API_URL, COVERAGE_SANDBOX_URL", "API base URLs"],
-  ["COVERAGE_API_KEY", "the API key (or `coverage config set api-key`)"],
+  ["COVERAGE_API_KEY", "the API key (or `config set api-key`)"],
   ["COVERAGE_PROFILE", "config profile (default 'default')"],
-  ["COVERAGE_DATA, COVERAGE_TODAY", "dataset and 'today' of the local engine"],
+  ["COVERAGE_DATA, COVERAGE_TODAY", "the local engine's dataset and today"],
   ["COVERAGE_FORMAT, COVERAGE_TIMEOUT", "defaults for --format and --timeout"],
   ["COVERAGE_CONFIG_DIR", "where config.json lives"],
   ["COVERAGE_SERVE_KEY", "the key `coverage serve` requires"],

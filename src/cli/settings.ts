@@ -33,6 +33,8 @@ export interface Settings {
   apiKey: string | undefined;
   profile: string;
   format: OutputFormat;
+  /** Whether the format was asked on the command line (`--format`, `--json`), not a default. */
+  formatAsked: boolean;
   timeoutMs: number;
   today: string | undefined;
   quiet: boolean;
@@ -212,6 +214,7 @@ export function resolveSettings(
     apiKey: pick(env.COVERAGE_API_KEY, profile["api-key"]),
     profile: profileName,
     format,
+    formatAsked: Boolean(flags.json) || flags.format !== undefined,
     timeoutMs,
     today,
     quiet: Boolean(flags.quiet),

@@ -3,7 +3,7 @@ import type { RunEnvironment } from "../cli/context.js";
 import { createProgress, formatBytes } from "../download/progress.js";
 import { formatJson } from "../output/terminal.js";
 import { downloadVariant } from "../requests/download.js";
-import { examples, withContext } from "./shared.js";
+import { examples, refuseFormat, withContext } from "./shared.js";
 
 interface Opts {
   text?: boolean;
@@ -39,6 +39,12 @@ export function registerDownload(program: Command, run: RunEnvironment): void {
       withContext<Opts>(run, async (ctx, opts, [id]) => {
         const request = ctx.offlineClient().build.downloadUrl(id as string, downloadVariant(opts));
         if (opts.dryRun) return ctx.printDryRun(request);
+        if (!opts.urlOnly)
+          refuseFormat(
+            ctx,
+            "download",
+            "download saves the file; --url-only prints its link (--json, --format ndjson or csv).",
+          );
         // A fresh link for every download: links are short-lived and never cached. A key
         // (cms-lcd/L33718) means today's version, as for `policy`.
         const client = await ctx.client();
@@ -49,8 +55,16 @@ export function registerDownload(program: Command, run: RunEnvironment): void {
           ),
         );
         if (opts.urlOnly) {
-          ctx.io.stdout.write(formatJson(ctx.io, link, 2) + "\n");
-          return;
+          // The link object: as JSON by default, one line in ndjson, one row in csv.
+          const { writeView } = await import("../output/view-output.js");
+          return writeView(link, {
+            format: ctx.settings.format,
+            io: ctx.io,
+            renderTable: () => formatJson(ctx.io, link, 2),
+            rows: [link],
+            csvColumns: Object.keys(link),
+            command: "download --url-only",
+          });
         }
         // Loaded here, not at start-up: only a download writes files or handles SIGTERM.
         const [{ saveDownload }, { runTerminable }] = await Promise.all([

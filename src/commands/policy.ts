@@ -4,7 +4,7 @@ import { writeRecord } from "../output/record.js";
 import { stripControls } from "../output/terminal.js";
 import { buildProbeBody } from "../views/find-versions.js";
 import { splitPolicyId } from "../views/policy-key.js";
-import { examples, withContext } from "./shared.js";
+import { examples, refuseFormat, withContext } from "./shared.js";
 import { HOW_VERSIONS_ARE_FOUND } from "./versions.js";
 
 interface Opts {
@@ -41,6 +41,12 @@ export function registerPolicy(program: Command, run: RunEnvironment): void {
         const isKey = !splitPolicyId(arg as string);
         if (opts.dryRun)
           return ctx.printDryRun(isKey ? offline.build.filter(buildProbeBody(0)) : direct);
+        if (opts.criteria)
+          refuseFormat(
+            ctx,
+            "policy --criteria",
+            "--criteria prints the criteria as markdown; `policy ID --json` has them in criteria_text.",
+          );
         const client = await ctx.client();
         const fetch = await import("../views/fetch.js");
         const detail = await fetch.getPolicyByArg(client, arg as string, await ctx.today(), (id) =>

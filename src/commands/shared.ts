@@ -77,3 +77,13 @@ export const EXACT_STATE_FLAG = [
   "--exact-state",
   "send --state codes as typed, without the sub-state jurisdictions of CA, NY, MO",
 ] as const;
+
+/**
+ * Refuses a `--format`/`--json` the command cannot honour (exit 2, naming what it takes); a
+ * format from COVERAGE_FORMAT or the profile is a default for lists, and is let be.
+ */
+export function refuseFormat(ctx: CommandContext, command: string, takes: string): void {
+  const { format, formatAsked } = ctx.settings;
+  if (formatAsked && format !== "table")
+    throw new UsageError(`${command} cannot print --format ${format}`, takes);
+}

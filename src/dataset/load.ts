@@ -41,7 +41,8 @@ export function bundledDatasetPath(): string {
 export function badDataset(file: string, lines: string[]): UsageError {
   return new UsageError(
     `bad dataset ${file}`,
-    "Fix the file (format: coverage-dataset version 1) or drop --data / COVERAGE_DATA to use the bundled sample.",
+    // Said alike for --data and `data build`'s input (finding 30: no flag the user did not type).
+    "Fix the file: the format is coverage-dataset version 1 (docs/data.md).",
     lines,
   );
 }

@@ -28,7 +28,8 @@ export function formatImportSummary(report: McdImportReport, output: string): st
     );
   if (report.leftOut.size) {
     lines.push("left out by the import rules:");
-    for (const [reason, count] of report.leftOut) lines.push(`  ${n(count)} ${reason}`);
+    // The reason first and the count after it: "proposed LCDs: 1" reads right at any count.
+    for (const [reason, count] of report.leftOut) lines.push(`  ${reason}: ${n(count)}`);
   }
   const s = report.skipped;
   if (s.count) {

@@ -115,7 +115,8 @@ export async function writeList<T>(
     const envelope = {
       data: pick(kept),
       limit: first?.limit ?? kept.length,
-      offset: 0,
+      // `--all --offset N` is every item from N on: the envelope says where it starts.
+      offset: first?.offset ?? 0,
       has_more: false,
     };
     await writeText(io.stdout, formatJson(io, envelope, 2) + "\n");

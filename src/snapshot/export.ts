@@ -1,10 +1,11 @@
-import { createWriteStream, openSync } from "node:fs";
+import { closeSync, createWriteStream, openSync, readSync } from "node:fs";
 import { once } from "node:events";
 import type { SQLOutputValue } from "node:sqlite";
 import { InterruptedError, UsageError } from "../errors.js";
 import { checkInputFile } from "../files/input-file.js";
 import { checkOutputPath, createTempOutput, type TempOutput } from "../files/temp-output.js";
 import { GIVEN } from "./schema.js";
+import { isSqliteFile } from "./sqlite.js";
 import { openSnapshotDatabase } from "./store.js";
 
 type Row = Record<string, SQLOutputValue>;
@@ -66,6 +67,12 @@ export async function exportSnapshot(
   options: ExportOptions = {},
 ): Promise<{ versions: number }> {
   checkInputFile(snapshot, "", "a snapshot");
+  // A JSON dataset given back: it is already what export writes (finding 30).
+  if (!isSqliteFile(snapshot) && startsLikeJson(snapshot))
+    throw new UsageError(
+      `${snapshot} is a JSON dataset already, not a snapshot`,
+      "`data export` turns a snapshot (.db) into JSON; `coverage data build FILE -o FILE.db` makes a snapshot of this one.",
+    );
   const toStdout = output === "-";
   const target = toStdout ? undefined : checkOutputPath(output, options.force);
   const { db, meta } = await openSnapshotDatabase(snapshot, { older: true });
@@ -154,5 +161,19 @@ export async function exportSnapshot(
     throw err;
   } finally {
     db.close();
+  }
+}
+
+/** Whether a file's first character other than white space is `{` (a JSON object). */
+function startsLikeJson(file: string): boolean {
+  const fd = openSync(file, "r");
+  try {
+    const head = Buffer.alloc(64);
+    return head
+      .toString("utf8", 0, readSync(fd, head, 0, 64, 0))
+      .trimStart()
+      .startsWith("{");
+  } finally {
+    closeSync(fd);
   }
 }

@@ -2,7 +2,7 @@
 // the views answer the same over HTTP and through the local engine. The computations over the
 // answers are the pure functions beside this file.
 import type { ApiClient } from "../backend/client.js";
-import type { Policy, PolicyDetail } from "../contract/index.js";
+import { isRealDate, type Policy, type PolicyDetail } from "../contract/index.js";
 import { NotFoundError, UsageError } from "../errors.js";
 import { buildNumberProbeBody, findByNumber } from "./find-number.js";
 import { buildProbeBody, VersionFinder } from "./find-versions.js";
@@ -229,9 +229,12 @@ export async function explainMissingVersion(
   if (!parts) return original;
   const versions = await createVersionFinder(client).versionsOf(parts.key);
   if (versions.length === 0) return original;
-  const on = findVersionOn(versions, parts.date);
+  // A day that does not exist (2026-02-30) is in effect nowhere: no version is said to be.
+  const on = isRealDate(parts.date) ? findVersionOn(versions, parts.date) : undefined;
   return new NotFoundError(
-    `no version of ${parts.key} starts on ${parts.date}`,
+    isRealDate(parts.date)
+      ? `no version of ${parts.key} starts on ${parts.date}`
+      : `no version of ${parts.key} starts on ${parts.date}, which is not a real date`,
     on
       ? `The version in effect on ${parts.date} is ${on.policy_id}; or give the key alone (${parts.key}) for today's.`
       : `Give the key alone (${parts.key}) for today's version, or one of the ids listed.`,

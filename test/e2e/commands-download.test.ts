@@ -32,8 +32,12 @@ async function waitFor(what: string, check: () => boolean, limitMs = 15_000): Pr
 }
 
 describe("coverage download, local engine (file:// links)", () => {
+  // Files written and bytes on stdout: a process of its own. The rules about flags, names and
+  // exit codes: in the test's own process (test/helpers/run-cli.ts).
   const run = (args: string[], cwd: string) =>
     runCoverage(["--data", RULES_DATA, "download", ...args], { cwd });
+  const runHere = (args: string[], cwd: string) =>
+    runInProcess(["--data", RULES_DATA, "download", ...args], { cwd });
 
   it("saves the display file under the link's safe name in the current folder", async () => {
     const cwd = tempDir();
@@ -92,7 +96,7 @@ describe("coverage download, local engine (file:// links)", () => {
   });
 
   it("-o into a folder that does not exist: exit 2", async () => {
-    const r = await run(["a/pt/2025-01-01", "-o", "missing/x.pdf"], tempDir());
+    const r = await runHere(["a/pt/2025-01-01", "-o", "missing/x.pdf"], tempDir());
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain("does not exist");
   });
@@ -100,13 +104,13 @@ describe("coverage download, local engine (file:// links)", () => {
   it("never clobbers an existing file without --force (exit 2 naming --force); --force replaces it", async () => {
     const cwd = tempDir();
     writeFileSync(path.join(cwd, "PT-100.pdf"), "mine");
-    const r = await run(["a/pt/2025-01-01"], cwd);
+    const r = await runHere(["a/pt/2025-01-01"], cwd);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain("already exists");
     expect(r.stderr).toContain("--force");
     expect(readFileSync(path.join(cwd, "PT-100.pdf"), "utf8")).toBe("mine");
     expect(readdirSync(cwd)).toEqual(["PT-100.pdf"]);
-    const forced = await run(["a/pt/2025-01-01", "--force"], cwd);
+    const forced = await runHere(["a/pt/2025-01-01", "--force"], cwd);
     expect(forced.exitCode).toBe(0);
     expect(readFileSync(path.join(cwd, "PT-100.pdf"), "utf8")).toContain("%PDF");
     expect(readdirSync(cwd)).toEqual(["PT-100.pdf"]);
@@ -114,7 +118,7 @@ describe("coverage download, local engine (file:// links)", () => {
 
   it("--url-only prints the link object and saves nothing", async () => {
     const cwd = tempDir();
-    const r = await run(["a/pt/2025-01-01", "--url-only"], cwd);
+    const r = await runHere(["a/pt/2025-01-01", "--url-only"], cwd);
     expect(r.exitCode).toBe(0);
     const link = JSON.parse(r.stdout);
     expect(link).toMatchObject({ content_type: "application/pdf", filename: "PT-100.pdf" });
@@ -133,7 +137,7 @@ describe("coverage download, local engine (file:// links)", () => {
     },
   ])("--dry-run $args", async ({ args, url }) => {
     const cwd = tempDir();
-    const r = await run([...args, "--dry-run"], cwd);
+    const r = await runHere([...args, "--dry-run"], cwd);
     expect(JSON.parse(r.stdout)).toEqual({ method: "GET", url, headers: { "x-api-key": "***" } });
     expect(readdirSync(cwd)).toEqual([]);
   });
@@ -144,7 +148,7 @@ describe("coverage download, local engine (file:// links)", () => {
     { args: ["a/pt/2024-01-01", "--text"], message: "No file stored for this policy" },
   ])("$args: exit 4 with '$message', nothing written", async ({ args, message }) => {
     const cwd = tempDir();
-    const r = await run(args, cwd);
+    const r = await runHere(args, cwd);
     expect(r.exitCode).toBe(4);
     expect(r.stderr).toContain(message);
     expect(readdirSync(cwd)).toEqual([]);
@@ -159,7 +163,9 @@ describe("a dataset file that names a stored file not on disk", () => {
 
   it.each([["--url-only"], []])("download %s: 404 no file stored, exit 4", async (...extra) => {
     const cwd = tempDir();
-    const r = await runCoverage(["--data", data, "download", "a/pt/2025-01-01", ...extra], { cwd });
+    const r = await runInProcess(["--data", data, "download", "a/pt/2025-01-01", ...extra], {
+      cwd,
+    });
     expect(r.exitCode, r.stderr).toBe(4);
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain("No file stored for this policy");

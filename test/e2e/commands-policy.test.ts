@@ -178,3 +178,13 @@ describe("the policy view shows the summary (finding 28)", () => {
     expect(none.stdout).not.toMatch(/^Summary$/m);
   });
 });
+
+describe("a version id whose date does not exist (finding 30)", () => {
+  it("says the date is not real and names no version in effect on it", async () => {
+    const r = await runInProcess(["--quiet", "policy", "cms-lcd/L33718/2026-02-30"]);
+    expect(r.exitCode).toBe(4);
+    expect(r.stderr).toContain("starts on 2026-02-30, which is not a real date");
+    expect(r.stderr).not.toContain("in effect on 2026-02-30");
+    expect(r.stderr).toContain("versions: cms-lcd/L33718/2024-01-01");
+  });
+});

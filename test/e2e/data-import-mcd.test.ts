@@ -107,8 +107,8 @@ describe("coverage data import mcd (e2e)", () => {
     const s = imported.stderr;
     expect(s).toContain("imported 4 LCDs, 3 articles, 3 NCDs (10 policy versions)");
     expect(s).toMatch(/links: \d+ applicability \(11 LOBs\), 17 code links/);
-    expect(s).toContain("2 proposed LCDs");
-    expect(s).toContain("1 proposed articles");
+    expect(s).toContain("proposed LCDs (status P, or a draft id): 2");
+    expect(s).toContain("proposed articles (status P, or a draft id): 1");
     expect(s).toContain("jurisdictions in a state outside the spec's list (ZZ)");
     expect(s).toContain("skipped 2 malformed rows");
     expect(s).toMatch(/lcd\.csv line \d+: rev_eff_date\/orig_det_eff_date: not a date/);

@@ -1,15 +1,15 @@
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
-import { runCoverage } from "../helpers/cli.js";
+import { runInProcess } from "../helpers/run-cli.js";
 
 // cli.md Output: "A scope is shown with its payer" and "Status words", through the CLI on the
-// bundled sample (as_of 2026-11-21).
+// bundled sample (as_of 2026-11-21), in the test's own process.
 
 const csvOf = (text: string) => parse(text, { columns: true }) as Array<Record<string, string>>;
 
 describe("each scope beside its own payer", () => {
   it("search CSV: the scopes column holds sorted PAYER_ID lob STATE triples, US for nationwide", async () => {
-    const r = await runCoverage(["-q", "search", "--code", "CPT:97110", "--format", "csv"]);
+    const r = await runInProcess(["-q", "search", "--code", "CPT:97110", "--format", "csv"]);
     expect(r.exitCode).toBe(0);
     const rows = csvOf(r.stdout);
     const msk = rows.find((row) => row.policy_id === "evicore/msk/therapy-services/2026-07-01");
@@ -19,7 +19,7 @@ describe("each scope beside its own payer", () => {
   });
 
   it("code --json: each policy's scopes paired, the applicability items kept", async () => {
-    const r = await runCoverage(["-q", "code", "HCPCS:E0601", "--state", "NF", "--json"]);
+    const r = await runInProcess(["-q", "code", "HCPCS:E0601", "--state", "NF", "--json"]);
     const report = JSON.parse(r.stdout) as {
       groups: Array<{ policies: Array<Record<string, unknown>> }>;
     };
@@ -42,7 +42,7 @@ describe("each scope beside its own payer", () => {
   });
 
   it("code table: one line per payer, Humana never beside Medicare Part B", async () => {
-    const r = await runCoverage(["-q", "code", "HCPCS:E0601", "--state", "NF"], {
+    const r = await runInProcess(["-q", "code", "HCPCS:E0601", "--state", "NF"], {
       env: { COLUMNS: "120", NO_COLOR: "1" },
     });
     expect(r.stdout).toContain("    Humana: medicare_advantage · nationwide\n");
@@ -51,7 +51,7 @@ describe("each scope beside its own payer", () => {
   });
 
   it("code CSV: scopes and a status column (no state column)", async () => {
-    const r = await runCoverage(["-q", "code", "ICD10CM:E11.9", "--format", "csv"]);
+    const r = await runInProcess(["-q", "code", "ICD10CM:E11.9", "--format", "csv"]);
     const rows = csvOf(r.stdout);
     expect(Object.keys(rows[0] ?? {})).toContain("status");
     expect(Object.keys(rows[0] ?? {})).not.toContain("state");
@@ -70,7 +70,7 @@ describe("status words on the engine's today", () => {
     ["2026-11-30", "ending", "upcoming"],
     ["2026-12-01", undefined, "active"],
   ])("on %s: 0070/2025-01-01 %s, 0070/2026-12-01 %s", async (today, old, next) => {
-    const r = await runCoverage([
+    const r = await runInProcess([
       "-q",
       "--today",
       today,
@@ -92,15 +92,15 @@ describe("status words on the engine's today", () => {
   });
 
   it("no table calls a version in effect today retired; the end date beside the word", async () => {
-    const code = await runCoverage(["-q", "code", "ICD10CM:E11.9"], { env: { NO_COLOR: "1" } });
+    const code = await runInProcess(["-q", "code", "ICD10CM:E11.9"], { env: { NO_COLOR: "1" } });
     expect(code.stdout).toContain("  aetna/cpb/0070/2025-01-01  ending  ends 2026-12-01\n");
     expect(code.stdout).toContain("  cms-article/A52464/2026-10-01  ending  ends 2027-01-01\n");
     expect(code.stdout).not.toContain("retired");
-    const policy = await runCoverage(["-q", "policy", "cms-article/A52464/2026-10-01"], {
+    const policy = await runInProcess(["-q", "policy", "cms-article/A52464/2026-10-01"], {
       env: { NO_COLOR: "1" },
     });
     expect(policy.stdout).toMatch(/^Status\s+ending ends 2027-01-01$/m);
-    const versions = await runCoverage(["-q", "versions", "aetna/cpb/0070", "--json"]);
+    const versions = await runInProcess(["-q", "versions", "aetna/cpb/0070", "--json"]);
     expect(
       (JSON.parse(versions.stdout) as { versions: Array<{ status: string }> }).versions.map(
         (v) => v.status,

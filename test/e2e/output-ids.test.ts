@@ -119,3 +119,25 @@ describe.concurrent("styles end with their line", () => {
     }
   });
 });
+
+// Finding 9: `--help` fits 80 columns off a terminal (words are never broken by the terminal);
+// only example commands, which are copied whole, may be wider.
+describe("help fits 80 columns", () => {
+  it("the root and every command's --help", async () => {
+    const root = await runInProcess(["--help"]);
+    const names = (root.stdout.split("Commands:")[1] ?? "")
+      .split("\n")
+      .map((l) => /^ {2}([a-z-]+)/.exec(l)?.[1])
+      .filter((n): n is string => Boolean(n) && n !== "help");
+    expect(names).toContain("search");
+    const pages = [["--help"], ...names.map((n) => [n, "--help"])];
+    pages.push(["data", "build", "--help"], ["data", "import", "mcd", "--help"]);
+    for (const args of pages) {
+      const r = await runInProcess(args);
+      expect(r.exitCode, args.join(" ")).toBe(0);
+      for (const line of r.stdout.split("\n"))
+        if (!/^\s*\$ /.test(line))
+          expect(line.length, `${args.join(" ")}: ${line}`).toBeLessThanOrEqual(80);
+    }
+  });
+});

@@ -1,30 +1,14 @@
-import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../../src/cli/run.js";
-import { cleanEnv } from "../helpers/cli.js";
+import { runInProcess } from "../helpers/run-cli.js";
 import { envelope, json, startScripted, type Scripted } from "../helpers/server.js";
 import { onTty } from "../helpers/tty.js";
 
 // cli.md Output, "Nothing fails silently", through the CLI in this process (bundled sample).
 
-/** The CLI in this process: stdout and stderr collected (neither is a terminal). */
+/** The CLI in this process: stdout and stderr as written (neither is a terminal). */
 async function run(args: string[], env: Record<string, string> = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const sink = (into: string[]) =>
-    new Writable({
-      write(chunk: Buffer | string, _enc, done) {
-        into.push(String(chunk));
-        done();
-      },
-    });
-  const exitCode = await runCli(args, {
-    env: cleanEnv(env) as NodeJS.ProcessEnv,
-    stdout: sink(out),
-    stderr: sink(err),
-    signal: new AbortController().signal,
-  });
-  return { exitCode, stdout: out.join(""), stderr: err.join("") };
+  const r = await runInProcess(args, { env });
+  return { exitCode: r.exitCode, stdout: r.rawStdout, stderr: r.rawStderr };
 }
 
 describe("an id the catalogue lacks, in any case, is exit 2 with the closest ids", () => {

@@ -15,7 +15,8 @@ describe.concurrent("--version", () => {
 
   // `--version` alone takes the fast path (no commander); with any other argument, commander
   // answers it. Both must print the same thing.
-  it.each([[["--version"]], [["--quiet", "--version"]], [["--version", "--no-color"]]])(
+  // `-V` too, as most CLIs take it (finding 30).
+  it.each([[["--version"]], [["--quiet", "--version"]], [["--version", "--no-color"]], [["-V"]]])(
     "%j prints the version alone on stdout, exit 0",
     async (args) => {
       const r = await runCoverage(args);

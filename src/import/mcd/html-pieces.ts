@@ -12,13 +12,13 @@ const SPACE = /\s/g;
  * converted whole peaked at 1.5 GB; in pieces, memory stays at a small multiple of the field.
  * A piece cut inside an outer element converts as if that element closed there.
  */
-export function htmlToMarkdownInPieces(html: string): string {
-  if (html.length <= PIECE_CHARS) return htmlToMarkdown(html);
+export function htmlToMarkdownInPieces(html: string, pieceChars = PIECE_CHARS): string {
+  if (html.length <= pieceChars) return htmlToMarkdown(html);
   let out = "";
   let from = 0;
   let joint = "";
   while (from < html.length) {
-    const [to, next] = cutAfter(html, Math.min(html.length, from + PIECE_CHARS));
+    const [to, next] = cutAfter(html, Math.min(html.length, from + pieceChars), pieceChars);
     const text = htmlToMarkdown(html.slice(from, to));
     if (text) {
       out += out ? joint + text : text;
@@ -34,9 +34,9 @@ export function htmlToMarkdownInPieces(html: string): string {
  * piece's length (a paragraph break); else, inside a block larger than a piece (one paragraph of
  * 50 MB), at a tag's start (a break too) or at a space outside tags (a space).
  */
-function cutAfter(html: string, at: number): [number, string] {
+function cutAfter(html: string, at: number, pieceChars: number): [number, string] {
   if (at >= html.length) return [html.length, ""];
-  const limit = at + PIECE_CHARS;
+  const limit = at + pieceChars;
   BLOCK_END.lastIndex = at;
   const end = BLOCK_END.exec(html);
   if (end && end.index <= limit) return [end.index + end[0].length, "\n\n"];

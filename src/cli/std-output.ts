@@ -2,11 +2,14 @@ import { fstatSync, statSync, writeSync } from "node:fs";
 
 type Callback = (err?: Error | null) => void;
 
+// POSIX's least PIPE_BUF, and Linux's: the bytes a pipe takes at once, never fewer.
+const PIPE_BUF = 4096;
+
 /**
  * What `fd` is, for writing to it: `direct`, a file or /dev/null, where write(2) never waits on
  * anyone; `deferred`, a pipe or a socket, which is no terminal, but whose reader may stop
- * reading (so only Node's stream, which queues and keeps the event loop, signals included,
- * running, writes there); `stream` for the rest (terminals first of all).
+ * reading (so past the first PIPE_BUF bytes only Node's stream, which queues and keeps the
+ * event loop, signals included, running, writes there); `stream` for the rest (terminals first of all).
  */
 function classifyOutput(fd: number): "direct" | "deferred" | "stream" {
   if (process.platform === "win32") return "stream";
@@ -34,6 +37,7 @@ export function createOutput(fd: 1 | 2, open: () => NodeJS.WriteStream): NodeJS.
   const kind = classifyOutput(fd);
   if (kind === "stream") return open();
   let real: NodeJS.WriteStream | undefined;
+  let pipeBudget = PIPE_BUF;
   const stream = (): NodeJS.WriteStream => (real ??= open());
   const write = (
     chunk: string | Uint8Array,
@@ -42,13 +46,21 @@ export function createOutput(fd: 1 | 2, open: () => NodeJS.WriteStream): NodeJS.
   ): boolean => {
     const cb = typeof encoding === "function" ? encoding : callback;
     const enc = typeof encoding === "string" ? encoding : undefined;
-    if (real || kind === "deferred") return stream().write(chunk, enc ?? "utf8", cb);
+    if (real) return stream().write(chunk, enc ?? "utf8", cb);
     const bytes = typeof chunk === "string" ? Buffer.from(chunk, enc) : chunk;
+    if (kind === "deferred") {
+      // A fresh pipe takes PIPE_BUF bytes before its reader reads any, so write(2) does not
+      // wait on the reader for the first ones: a one-shot answer (the main job's table is ~3 KB) needs no
+      // stream, whose set-up (node:net) was ~4% of the main job into a pipe on Node 22.
+      if (bytes.length > pipeBudget) return stream().write(bytes, cb);
+      pipeBudget -= bytes.length;
+    }
     let done = 0;
     try {
       while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
     } catch {
-      // A full disk, say: the stream reports it as it always did.
+      // A full disk, a pipe's reader gone (EPIPE) or a non-blocking pipe that is full (EAGAIN):
+      // the stream writes the rest, or reports the error as it always did.
       return stream().write(bytes.subarray(done), cb);
     }
     if (cb) process.nextTick(cb);

@@ -127,6 +127,17 @@ export async function pullMedicare(
     () => false,
   ));
   await mkdir(dir, { recursive: true });
+  let done = false;
+  // A first pull that failed leaves no data folder behind either (only when it is empty): on
+  // the way out, or at exit when a signal ends the process mid-import.
+  const removeMadeDir = () => {
+    if (!done && madeDir)
+      try {
+        rmdirSync(dir);
+      } catch {
+        // Not empty, or gone.
+      }
+  };
   const previous = await readManifest(manifestFile);
   const progress = await createPullProgress(ctx.io, ctx.settings.quiet);
   const say = (line: string) => {
@@ -148,7 +159,9 @@ export async function pullMedicare(
   const staging = stagingOutput.path;
   const makeStaging = () => mkdir(staging, { recursive: true }).then(() => undefined);
   const removeStaging = () => stagingOutput.discard();
-  let done = false;
+  // After temp-output's own exit hook (installed by the line above at the latest), so the
+  // staging folder is gone when this one runs.
+  process.once("exit", removeMadeDir);
   try {
     await runTerminable(ctx.signal, async (signal) => {
       const fetchOptions = (label: string, fix: string): FetchOptions => ({
@@ -317,12 +330,7 @@ export async function pullMedicare(
     });
   } finally {
     removeStaging();
-    // A first pull that failed leaves no data folder behind either (only when it is empty).
-    if (!done && madeDir)
-      try {
-        rmdirSync(dir);
-      } catch {
-        // Not empty, or gone.
-      }
+    removeMadeDir();
+    process.removeListener("exit", removeMadeDir);
   }
 }

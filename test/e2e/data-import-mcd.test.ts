@@ -352,6 +352,36 @@ describe("coverage data import mcd (e2e)", () => {
     expect(group(a, "HCPCS_MODIFIER", "REFERENCES", null)?.codes).toEqual(["KX"]);
   });
 
+  it("--icd10cm and --hcpcs swapped: each named in a warning, and no line of one taken for the other", async () => {
+    // Codes whose fifth character is 3 or 7 put a code-record or a modifier-record digit where
+    // the ANWEB file has its record type (column 11).
+    const order = path.join(dir, "swapped-order.txt");
+    await writeLatin1(order, [
+      icd10OrderLine(1, "E1143", true, "Diabetes type two with autonomic neuropathy (order file)"),
+      icd10OrderLine(2, "E1137X1", true, "Diabetes type two with macular edema (order file)"),
+    ]);
+    const r = await runInProcess([
+      "data",
+      "import",
+      "mcd",
+      zip,
+      "-o",
+      path.join(dir, "swapped.json"),
+      "--icd10cm",
+      path.join(dir, "HCPC2026_JAN_ANWEB.txt"),
+      "--hcpcs",
+      order,
+    ]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      `warning: --icd10cm ${path.join(dir, "HCPC2026_JAN_ANWEB.txt")}: no ICD-10-CM order-file lines recognised`,
+    );
+    expect(r.stderr).toContain(
+      `warning: --hcpcs ${order}: no HCPCS Level II (ANWEB) lines recognised`,
+    );
+    expect(r.stderr).not.toMatch(/from --(icd10cm|hcpcs)/);
+  });
+
   it("code catalogue: ICD-10-CM from the export, replaced by --icd10cm; HCPCS from --hcpcs (continuation lines joined); never CPT", async () => {
     const a = await policy("cms-article/A59001/2024-06-01");
     expect(group(a, "ICD10CM", "COVERS", "Covered for diabetes care")?.descriptions).toEqual([

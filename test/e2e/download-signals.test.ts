@@ -182,3 +182,30 @@ async function waitFor(what: string, check: () => boolean, limitMs = 15_000): Pr
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+describe("Ctrl-C during a download on a terminal", () => {
+  it("clears the progress line before the message (newcomer finding: the line left on screen)", async () => {
+    const { withStderrOnTty } = await import("../helpers/tty.js");
+    const cwd = tempDir();
+    const out = path.join(cwd, "x.pdf");
+    const r = await withStderrOnTty(
+      ["--data", RULES_DATA, "download", "a/pt/2025-01-01", "-o", out],
+      {
+        NODE_OPTIONS: `--require ${SIGNAL_AT}`,
+        COVERAGE_TEST_SIGNAL_AT: "before-commit",
+        COVERAGE_TEST_SIGNAL: "SIGINT",
+      },
+    );
+    expect(r.exitCode, r.terminal).toBe(130);
+    const shown = r.terminal.lastIndexOf("Downloading x.pdf");
+    expect(shown, r.terminal).toBeGreaterThan(-1);
+    const after = r.terminal.slice(shown);
+    // The line is erased (cursor to column 1, then erase to its end) before the error.
+    const esc = String.fromCharCode(27);
+    const erased = after.indexOf(`${esc}[1G${esc}[0K`);
+    const error = after.indexOf("download interrupted; nothing was saved");
+    expect(erased, JSON.stringify(after)).toBeGreaterThan(-1);
+    expect(error).toBeGreaterThan(erased);
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+});

@@ -43,6 +43,9 @@ export async function readIcd10cmOrder(file: string): Promise<DatasetCode[]> {
   return codes;
 }
 
+const HCPCS_LEVEL_II = /^[A-Z][0-9]{4}$/;
+const HCPCS_MODIFIER = /^[0-9A-Z]{2}$/;
+
 /**
  * The HCPCS Level II ANWEB file (`HCPC<YYYY>_<MON>_ANWEB.txt`): record type in column 11
  * (`3` a code's first line, `4` its continuation; `7`/`8` the same for modifiers), the code
@@ -62,9 +65,17 @@ export async function readHcpcsAnweb(file: string): Promise<DatasetCode[]> {
       const text = line.slice(11, 91).trim();
       if (type === "3" || type === "7") {
         last = undefined;
+        // Shapes too, not only the record type: another file's lines (the ICD-10-CM order
+        // file's, whose column 11 is a digit of a sequence number) must not pass for codes.
         const system =
-          type === "7" ? "HCPCS_MODIFIER" : classifyProcedureCode(code) === "CPT" ? null : "HCPCS";
-        if (!system || !code) return;
+          type === "7"
+            ? HCPCS_MODIFIER.test(code)
+              ? "HCPCS_MODIFIER"
+              : null
+            : HCPCS_LEVEL_II.test(code) && classifyProcedureCode(code) !== "CPT"
+              ? "HCPCS"
+              : null;
+        if (!system) return;
         last = { code_system: system, code, description: text };
         codes.push(last);
       } else if (

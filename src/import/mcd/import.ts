@@ -53,6 +53,8 @@ export interface McdImportOptions {
 /** What an import did, for the summary on stderr. */
 export interface McdImportReport {
   documents: { lcd: number; article: number; ncd: number };
+  /** `--icd10cm` / `--hcpcs` files in which no line of that format was recognised. */
+  unrecognised: Array<{ flag: "--icd10cm" | "--hcpcs"; file: string }>;
   /** Rows and links left out by the rules of mcd-import.md, by reason. */
   leftOut: Map<string, number>;
   /**
@@ -218,6 +220,7 @@ export async function importMcd(
 class McdImport {
   private readonly report: McdImportReport = {
     documents: { lcd: 0, article: 0, ncd: 0 },
+    unrecognised: [],
     leftOut: new Map(),
     excluded: { named: 0, group: 0 },
     retiredNcds: 0,
@@ -622,13 +625,17 @@ class McdImport {
   private async readCodeSets(): Promise<void> {
     if (this.options.icd10cm) {
       this.options.progress?.("reading the ICD-10-CM order file");
-      for (const c of await readIcd10cmOrder(this.options.icd10cm))
-        this.describe(c.code_system, c.code, c.description, "--icd10cm");
+      const codes = await readIcd10cmOrder(this.options.icd10cm);
+      for (const c of codes) this.describe(c.code_system, c.code, c.description, "--icd10cm");
+      if (codes.length === 0)
+        this.report.unrecognised.push({ flag: "--icd10cm", file: this.options.icd10cm });
     }
     if (this.options.hcpcs) {
       this.options.progress?.("reading the HCPCS file");
-      for (const c of await readHcpcsAnweb(this.options.hcpcs))
-        this.describe(c.code_system, c.code, c.description, "--hcpcs");
+      const codes = await readHcpcsAnweb(this.options.hcpcs);
+      for (const c of codes) this.describe(c.code_system, c.code, c.description, "--hcpcs");
+      if (codes.length === 0)
+        this.report.unrecognised.push({ flag: "--hcpcs", file: this.options.hcpcs });
     }
   }
 

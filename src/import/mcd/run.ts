@@ -65,6 +65,11 @@ export async function runMcdImport(
     await sink.abort();
     throw err;
   }
+  // A code file of the wrong kind (the two swapped, say) would give no descriptions silently.
+  for (const { flag, file } of report.unrecognised)
+    ctx.warn(
+      `${flag} ${file}: no ${flag === "--icd10cm" ? "ICD-10-CM order-file" : "HCPCS Level II (ANWEB)"} lines recognised, so no descriptions came from it (is it the ${flag === "--icd10cm" ? "HCPCS" : "ICD-10-CM"} file?)`,
+    );
   if (!ctx.settings.quiet)
     ctx.io.stderr.write(`${formatImportSummary(report, flags.output).join("\n")}\n`);
   return report;

@@ -50,8 +50,9 @@ export function createOutput(fd: 1 | 2, open: () => NodeJS.WriteStream): NodeJS.
     const bytes = typeof chunk === "string" ? Buffer.from(chunk, enc) : chunk;
     if (kind === "deferred") {
       // A fresh pipe takes PIPE_BUF bytes before its reader reads any, so write(2) does not
-      // wait on the reader for the first ones: a one-shot answer (the main job's table is ~3 KB) needs no
-      // stream, whose set-up (node:net) was ~4% of the main job into a pipe on Node 22.
+      // wait on the reader for the first ones: a one-shot answer (the main job's table is
+      // ~3 KB) needs no stream, whose set-up (node:net) was ~4% of the main job into a pipe
+      // on Node 22.
       if (bytes.length > pipeBudget) return stream().write(bytes, cb);
       pipeBudget -= bytes.length;
     }

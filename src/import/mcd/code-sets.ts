@@ -1,7 +1,7 @@
 import { createInterface } from "node:readline";
 import iconv from "iconv-lite";
 import type { DatasetCode } from "../../dataset/schema.js";
-import { classifyProcedureCode, dottedIcd10 } from "./map.js";
+import { dottedIcd10 } from "./map.js";
 import { openTextInput } from "./sources.js";
 
 /** Calls `onLine` for each line of a CMS text file (Windows-1252), given as .txt or in its zip. */
@@ -43,6 +43,8 @@ export async function readIcd10cmOrder(file: string): Promise<DatasetCode[]> {
   return codes;
 }
 
+// A letter then four digits: never CPT-shaped (five digits, or four and F/T/U), whose
+// descriptions are the AMA's.
 const HCPCS_LEVEL_II = /^[A-Z][0-9]{4}$/;
 const HCPCS_MODIFIER = /^[0-9A-Z]{2}$/;
 
@@ -72,7 +74,7 @@ export async function readHcpcsAnweb(file: string): Promise<DatasetCode[]> {
             ? HCPCS_MODIFIER.test(code)
               ? "HCPCS_MODIFIER"
               : null
-            : HCPCS_LEVEL_II.test(code) && classifyProcedureCode(code) !== "CPT"
+            : HCPCS_LEVEL_II.test(code)
               ? "HCPCS"
               : null;
         if (!system) return;

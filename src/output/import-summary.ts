@@ -14,7 +14,7 @@ export function formatImportSummary(report: McdImportReport, output: string): st
             .filter(([, count]) => count > 0)
             .map(
               ([source, count]) =>
-                `${n(count)} from ${source === "export" ? "the export (ICD-10-CM)" : source}`,
+                `${n(count)} from ${source === "export" ? "the export (ICD-10-CM, HCPCS Level II)" : source}`,
             )
             .join(", ")})`
         : ""

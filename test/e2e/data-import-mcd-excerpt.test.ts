@@ -1,8 +1,9 @@
-// The MCD import on an excerpt in the real export's byte format (test/fixtures/mcd-excerpt: see
-// its README for where each row comes from). Every expected value is read from the raw CSVs
-// here, with csv-parse and iconv-lite directly and mcd-import.md's tables, never from the
-// importer's own code.
-import { mkdtempSync, readFileSync } from "node:fs";
+// The MCD import on an excerpt of a real CMS export (test/fixtures/mcd-excerpt: its README says
+// which repository, commit and file each row comes from, and which rows were written by hand).
+// Every expected value is read from the raw CSVs here, with csv-parse and iconv-lite directly and
+// mcd-import.md's tables, never from the importer's own code.
+import { isUtf8 } from "node:buffer";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
@@ -15,9 +16,18 @@ const EXCERPT = path.join(ROOT, "test", "fixtures", "mcd-excerpt");
 const out = path.join(mkdtempSync(path.join(os.tmpdir(), "coverage-excerpt-")), "medicare.json");
 let imported: CliRun;
 
-/** A raw table of the excerpt, decoded as CMS encodes it, keyed by lower-case column. */
+/**
+ * A raw table's text. CMS has published both UTF-8 (the real rows here) and Windows-1252 (the
+ * hand-written ones): a whole file that is valid UTF-8 is UTF-8.
+ */
+function rawText(name: string): string {
+  const bytes = readFileSync(path.join(EXCERPT, name));
+  return isUtf8(bytes) ? bytes.toString("utf8") : iconv.decode(bytes, "win1252");
+}
+
+/** A raw table of the excerpt, decoded as written, keyed by lower-case column. */
 function table(name: string): Array<Record<string, string>> {
-  const text = iconv.decode(readFileSync(path.join(EXCERPT, name)), "win1252");
+  const text = rawText(name);
   const rows = parse(text, { columns: true }) as Array<Record<string, string>>;
   return rows.map((r) =>
     Object.fromEntries(Object.entries(r).map(([k, v]) => [k.toLowerCase(), v])),
@@ -111,14 +121,17 @@ describe("the MCD import on the excerpt in the real export's format", () => {
     );
   });
 
-  it("keeps no CPT long description: the excerpt's long_description column is blank", () => {
+  it("holds no CPT long description: only HCPCS Level II rows carry one", () => {
     for (const file of ["article_x_hcpc_code.csv", "lcd_x_hcpc_code.csv"])
-      for (const row of table(file)) expect(row.long_description).toBe("");
+      for (const row of table(file))
+        if (!/^[A-V]\d{4}$/.test(row.hcpc_code_id!))
+          expect(row.long_description, row.hcpc_code_id).toBe("");
   });
 
   it.each([
     ["article_x_contractor.csv", "article_id", "56566", "cms-article/A56566"],
     ["article_x_contractor.csv", "article_id", "54095", "cms-article/A54095"],
+    ["article_x_contractor.csv", "article_id", "57611", "cms-article/A57611"],
     ["lcd_x_contractor.csv", "lcd_id", "33718", "cms-lcd/L33718"],
   ])(
     "%s %s %s: Part A or B by each contractor's subtype, in its own states",
@@ -128,81 +141,120 @@ describe("the MCD import on the excerpt in the real export's format", () => {
     },
   );
 
-  it("First Coast 09101 (MAC A) is Part A in FL; Noridian 01112 (MAC B) is Part B in NF only", async () => {
+  it("each contractor counts for its subtype's part only: Part A in CA and NY, Part B in NF, SF, DN, QN, UN", async () => {
     const contractors = table("contractor.csv");
     const subtype = new Map(
       table("contractor_subtype_lookup.csv").map((r) => [r.contractor_subtype_id, r.description]),
     );
-    expect(
-      subtype.get(contractors.find((c) => c.contractor_number === "09101")!.contractor_subtype_id!),
-    ).toBe("MAC A");
-    expect(
-      subtype.get(contractors.find((c) => c.contractor_number === "01112")!.contractor_subtype_id!),
-    ).toBe("MAC B");
-    expect(scopes(await policy("cms-article/A56566"))).toEqual([
-      "FL:medicare_part_a",
-      "FL:medicare_part_b",
+    const subtypeOf = (number: string) =>
+      subtype.get(contractors.find((c) => c.contractor_number === number)!.contractor_subtype_id!);
+    // Noridian JE: 01111 is California's Part A, 01112 and 01182 its Part B (NF and SF).
+    expect([subtypeOf("01111"), subtypeOf("01112"), subtypeOf("01182")]).toEqual([
+      "MAC A",
+      "MAC B",
+      "MAC B",
     ]);
-    const a54095 = scopes(await policy("cms-article/A54095"));
-    expect(a54095).toContain("NF:medicare_part_b");
-    expect(a54095).not.toContain("NF:medicare_part_a");
-    expect(a54095).toContain("CA:medicare_part_a");
-    expect(a54095).not.toContain("CA:medicare_part_b");
-    // 01112's NV row ended before the article took effect.
-    expect(a54095.filter((s) => s.startsWith("NV:"))).toEqual([]);
-  });
-
-  it("--state CA finds California's Part B under NF and SF", async () => {
-    expect(
-      await searchIds(["--state", "CA", "--lob", "medicare_part_b", "--payer", "CMS"]),
-    ).toContain("cms-article/A54095/2024-07-01");
-    expect(
-      await searchIds([
-        "--state",
-        "CA",
-        "--exact-state",
-        "--lob",
-        "medicare_part_b",
-        "--lob-id",
-        "CMS_medicare_part_b_CA",
+    const a57611 = scopes(await policy("cms-article/A57611"));
+    expect(a57611).toEqual(
+      expect.arrayContaining(["CA:medicare_part_a", "NF:medicare_part_b", "SF:medicare_part_b"]),
+    );
+    expect(a57611).not.toContain("CA:medicare_part_b");
+    expect(a57611).not.toContain("NF:medicare_part_a");
+    // Wellpoint J6/JK: 13201 is New York's Part A, 13202 / 13282 / 13292 its Part B.
+    expect([subtypeOf("13201"), subtypeOf("13202")]).toEqual(["MAC A", "MAC B"]);
+    const a56566 = scopes(await policy("cms-article/A56566"));
+    expect(a56566).toEqual(
+      expect.arrayContaining([
+        "NY:medicare_part_a",
+        "DN:medicare_part_b",
+        "QN:medicare_part_b",
+        "UN:medicare_part_b",
       ]),
-    ).not.toContain("cms-article/A54095/2024-07-01");
+    );
+    expect(a56566).not.toContain("NY:medicare_part_b");
   });
 
-  it("a retired NCD row is a retired version: its own id, in effect on no day, the summary says when it ended", async () => {
-    const row = table("ncd_trkg.csv").find((r) => r.ncd_mnl_sect === "30.4")!;
-    expect(day(row.ncd_trmntn_dt!) < day(row.ncd_efctv_dt!)).toBe(true);
-    const id = `cms-ncd/30.4/${day(row.ncd_efctv_dt!)}`;
-    const d = await policy("cms-ncd/30.4");
-    expect(d.policy_id).toBe(id);
-    expect(d.effective_to_date).toBe(d.effective_from_date);
-    expect(d.summary?.startsWith(`Retired: coverage ended ${day(row.ncd_trmntn_dt!)}.`)).toBe(true);
-    expect(await searchIds(["--retired"])).toContain(id);
-    expect(await searchIds(["--retired", "--state", "CA"])).toContain(id);
-    for (const window of [
-      ["--effective-on", day(row.ncd_efctv_dt!)],
-      ["--effective-on", day(row.ncd_trmntn_dt!)],
-      ["--effective-start", "2020-01-01", "--effective-end", "2026-12-31"],
-      ["--effective-start", "2020-01-01", "--effective-end", "2026-12-31", "--state", "CA"],
-    ])
-      expect(await searchIds(window), window.join(" ")).not.toContain(id);
+  it.each([
+    ["CA", "cms-article/A57611"],
+    ["NY", "cms-article/A56566"],
+  ])(
+    "--state %s finds its Part B under the sub-state jurisdictions; --exact-state does not",
+    async (state, key) => {
+      const id = (await policy(key)).policy_id;
+      expect(
+        await searchIds(["--state", state, "--lob", "medicare_part_b", "--payer", "CMS"]),
+      ).toContain(id);
+      expect(
+        await searchIds([
+          "--state",
+          state,
+          "--exact-state",
+          "--lob",
+          "medicare_part_b",
+          "--payer",
+          "CMS",
+        ]),
+      ).not.toContain(id);
+    },
+  );
+
+  it("a UTF-8 table (the real export's) is read as written", async () => {
+    const raw = table("ncd_trkg.csv").find((r) => r.ncd_mnl_sect === "160.9")!.indctn_lmtn!;
+    const phrase = /160\.9 \u2013 Electroencephalographic/.exec(raw)?.[0];
+    expect(phrase).toBeDefined();
+    expect((await policy("cms-ncd/160.9")).criteria_text).toContain(phrase);
   });
+
+  const retired = table("ncd_trkg.csv").filter(
+    (r) => r.ncd_trmntn_dt && day(r.ncd_trmntn_dt) < day(r.ncd_efctv_dt!),
+  );
+  it("the excerpt holds retired NCD rows (30.4 among them)", () => {
+    expect(retired.map((r) => r.ncd_mnl_sect)).toContain("30.4");
+  });
+
+  it.each(retired.map((r) => [r.ncd_mnl_sect!, r] as const))(
+    "retired NCD %s is a retired version: its own id, in effect on no day, the summary says when it ended",
+    async (section, row) => {
+      const id = `cms-ncd/${section}/${day(row.ncd_efctv_dt!)}`;
+      const d = await policy(`cms-ncd/${section}`);
+      expect(d.policy_id).toBe(id);
+      expect(d.effective_to_date).toBe(d.effective_from_date);
+      expect(d.summary?.startsWith(`Retired: coverage ended ${day(row.ncd_trmntn_dt!)}.`)).toBe(
+        true,
+      );
+      expect(await searchIds(["--retired"])).toContain(id);
+      expect(await searchIds(["--retired", "--state", "CA"])).toContain(id);
+      for (const window of [
+        ["--effective-on", day(row.ncd_efctv_dt!)],
+        ["--effective-on", day(row.ncd_trmntn_dt!)],
+        ["--effective-start", "2020-01-01", "--effective-end", "2026-12-31"],
+        ["--effective-start", "2020-01-01", "--effective-end", "2026-12-31", "--state", "CA"],
+      ])
+        expect(await searchIds(window), window.join(" ")).not.toContain(id);
+    },
+  );
 
   it("NCD 190.10's HTML table is a markdown table with the raw table's cells", async () => {
     const html = table("ncd_trkg.csv").find((r) => r.ncd_mnl_sect === "190.10")!.indctn_lmtn!;
-    const rows = [...html.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((m) =>
-      [...m[1]!.matchAll(/<td>([\s\S]*?)<\/td>/g)].map((c) => c[1]!.replace(/<[^>]+>/g, "").trim()),
+    const text = (cell: string) =>
+      cell
+        .replace(/<[^>]+>/g, "")
+        .replace(/\s+/g, " ")
+        .trim();
+    const rows = [...html.matchAll(/<tr\b[^>]*>([\s\S]*?)<\/tr>/g)].map((m) =>
+      [...m[1]!.matchAll(/<t[dh]\b[^>]*>([\s\S]*?)<\/t[dh]>/g)].map((c) => text(c[1]!)),
     );
-    const d = await policy("cms-ncd/190.10");
-    const lines = d.criteria_text!.split("\n");
+    const width = Math.max(...rows.map((r) => r.length));
+    expect(rows.length).toBeGreaterThan(2);
+    const lines = (await policy("cms-ncd/190.10")).criteria_text!.split("\n");
     for (const cells of rows)
       expect(
-        lines.some(
-          (l) =>
-            cells.every((c) => l.includes(`| ${c}`) || l.includes(`**${c}**`)) && l.startsWith("|"),
-        ),
+        lines.some((l) => l.startsWith("|") && cells.every((c) => l.includes(`| ${c}`))),
+        cells.join(" | "),
       ).toBe(true);
-    expect(lines).toContain("| --- | --- |");
+    // The divider under the header spans every column, or no markdown reader sees a table.
+    const header = lines.findIndex((l) => l.startsWith("|"));
+    expect(lines[header + 1]).toBe(`|${" --- |".repeat(width)}`);
   });
 
   it("L33718: a modifier legend excludes nothing (E0601 covered in the CPAP LCD)", async () => {
@@ -224,10 +276,18 @@ describe("the MCD import on the excerpt in the real export's format", () => {
       );
   });
 
-  it("A54095 group 7: a Non-Covered heading excludes the whole group", async () => {
+  it("A54095: group 7's 'following CPT codes are Non-Covered' excludes that group only", async () => {
+    const paragraph = table("article_x_hcpc_code_group.csv").find(
+      (r) => r.article_id === "54095" && r.hcpc_code_group === "7",
+    )!.paragraph!;
+    expect(paragraph).toContain("The following CPT codes are Non-Covered");
+    const rows = table("article_x_hcpc_code.csv").filter((r) => r.article_id === "54095");
+    expect(new Set(rows.map((r) => r.hcpc_code_group))).toEqual(new Set(["3", "7"]));
     const rel = relationships(await policy("cms-article/A54095"));
-    for (const row of table("article_x_hcpc_code.csv").filter((r) => r.article_id === "54095"))
-      expect(rel[row.hcpc_code_id!], row.hcpc_code_id).toBe("DOES_NOT_COVER");
+    for (const row of rows)
+      expect(rel[row.hcpc_code_id!], row.hcpc_code_id).toBe(
+        row.hcpc_code_group === "7" ? "DOES_NOT_COVER" : "COVERS",
+      );
   });
 
   it("a <p>N/A</p> paragraph gives a null category", async () => {
@@ -241,7 +301,7 @@ describe("the MCD import on the excerpt in the real export's format", () => {
   });
 
   it("the summary counts the links each rule excluded", () => {
-    // A56566: 2 named (rule 2); A54095: 95999 named, 2 by the heading (rule 3).
+    // A56566: 2 named (rule 2); A54095 group 7: 95999 named, 2 by "the following" (rule 3).
     expect(imported.stderr).toMatch(
       /3 HCPCS\/CPT links named in a not-covered sentence, 2 in a group declared not covered/,
     );
@@ -253,5 +313,27 @@ describe("the MCD import on the excerpt in the real export's format", () => {
       "reasonable and necessary \u2013 the beneficiary\u2019s sleep test",
     );
     expect(d.criteria_text).toMatch(/^-\s+An apnea-hypopnea index/m);
+  });
+
+  it("the same tables written in UTF-8 without a byte-order mark (as CMS has also published them) import to the same answers", async () => {
+    const utf8Dir = mkdtempSync(path.join(os.tmpdir(), "coverage-excerpt-utf8-"));
+    for (const name of readdirSync(EXCERPT).filter((n) => n.endsWith(".csv")))
+      writeFileSync(path.join(utf8Dir, name), Buffer.from(rawText(name), "utf8"));
+    // The excerpt must hold text that differs between the two encodings for this to test anything.
+    expect(readFileSync(path.join(utf8Dir, "lcd.csv")).includes(Buffer.from("\u2013"))).toBe(true);
+    const utf8Out = path.join(utf8Dir, "medicare.json");
+    const r = await runInProcess(["data", "import", "mcd", utf8Dir, "-o", utf8Out]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const ask = (data: string, args: string[]) =>
+      runInProcess(["--local", "--data", data, ...args]).then((x) => x.stdout);
+    for (const args of [
+      ["search", "--json", "--limit", "100"],
+      ["search", "--json", "--limit", "100", "--retired"],
+      ["policy", "cms-lcd/L33718", "--json"],
+      ["policy", "cms-ncd/190.10", "--json"],
+      ["policy", "cms-ncd/160.9", "--json"],
+      ["policy", "cms-article/A56566", "--json"],
+    ])
+      expect(await ask(utf8Out, args), args.join(" ")).toBe(await ask(out, args));
   });
 });

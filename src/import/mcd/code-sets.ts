@@ -1,10 +1,10 @@
 import { createInterface } from "node:readline";
-import iconv from "iconv-lite";
 import type { DatasetCode } from "../../dataset/schema.js";
 import { dottedIcd10 } from "./map.js";
 import { openTextInput } from "./sources.js";
+import { utf8OrWin1252Stream } from "./text-decoding.js";
 
-/** Calls `onLine` for each line of a CMS text file (Windows-1252), given as .txt or in its zip. */
+/** Calls `onLine` for each line of a CMS text file (Windows-1252 or UTF-8), given as .txt or in its zip. */
 async function readLines(
   file: string,
   want: (name: string) => boolean,
@@ -14,7 +14,7 @@ async function readLines(
   const { stream, close } = await openTextInput(file, want, flag);
   try {
     const lines = createInterface({
-      input: stream.pipe(iconv.decodeStream("win1252")),
+      input: stream.pipe(utf8OrWin1252Stream()),
       crlfDelay: Infinity,
     });
     for await (const line of lines) onLine(line);

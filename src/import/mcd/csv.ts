@@ -4,6 +4,7 @@ import iconv from "iconv-lite";
 import { UsageError } from "../../errors.js";
 import type { TableSource } from "./sources.js";
 import { CsvGuard, FIELD_TOO_LARGE, MAX_FIELD_CHARS, TableDecoder } from "./csv-guard.js";
+import { createUtf8OrWin1252Decoder } from "./text-decoding.js";
 
 /** One data row: its values by lower-case column name (`""` for a column it lacks). */
 export interface Row {
@@ -20,7 +21,7 @@ export interface BadRow {
 }
 
 /**
- * Streams a CSV table of the export: Windows-1252 bytes decoded, header matched by name in any
+ * Streams a CSV table of the export: Windows-1252 or UTF-8 bytes decoded, header matched by name in any
  * case (CMS adds columns, so never by position), quoted fields of any size and with newlines.
  * A missing required column is a usage error naming the file and column; a row with the wrong
  * number of fields or broken quoting goes to `onBad` and is skipped.
@@ -107,7 +108,9 @@ export async function readTable(
   await Promise.all([
     pipeline(
       await source.open(),
-      new TableDecoder(source.label, (encoding) => iconv.getDecoder(encoding)),
+      new TableDecoder(source.label, (encoding) =>
+        encoding === "win1252" ? createUtf8OrWin1252Decoder() : iconv.getDecoder(encoding),
+      ),
       new CsvGuard(source.label, maxField),
       parser,
     ),

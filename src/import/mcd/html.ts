@@ -32,7 +32,39 @@ const lines = (s: string) => s.replaceAll("\r\n", "\n").replaceAll("\r", "\n");
 /** An HTML field of the export as markdown (`""` for an empty field). */
 export function htmlToMarkdown(html: string): string {
   if (!html.trim()) return "";
-  return (hasMarkup(html) ? markdown.turndown(html) : lines(html)).trim();
+  return (hasMarkup(html) ? repairTableDividers(markdown.turndown(html)) : lines(html)).trim();
+}
+
+const DIVIDER_CELL = /^ *:?-{3,}:? *$/;
+/** The cells of a markdown table line (`\|` is a pipe inside a cell), or undefined for no row. */
+function tableCells(line: string): string[] | undefined {
+  if (!line.startsWith("|") || !line.trimEnd().endsWith("|")) return undefined;
+  return line
+    .trimEnd()
+    .slice(1, -1)
+    .split(/(?<!\\)\|/);
+}
+
+/**
+ * Rebuilds a table's divider line to the width of its header. The GFM plugin pads the divider
+ * with a header cell's colspan as if it were a cell of content ("| --- |     |     |     | --- |
+ * --- | --- |" under a 4-column header in NCD 190.10), which no markdown reader takes for a
+ * table; the divider cells it wrote are kept, in order.
+ */
+export function repairTableDividers(md: string): string {
+  if (!md.includes("| ---") && !md.includes("| :--")) return md;
+  const out = md.split("\n");
+  for (let i = 1; i < out.length; i++) {
+    const cells = tableCells(out[i]!);
+    const header = tableCells(out[i - 1]!);
+    if (!cells || !header || !cells.some((c) => DIVIDER_CELL.test(c))) continue;
+    if (!cells.every((c) => DIVIDER_CELL.test(c) || !c.trim())) continue;
+    if (cells.length === header.length && cells.every((c) => DIVIDER_CELL.test(c))) continue;
+    const borders = cells.filter((c) => DIVIDER_CELL.test(c)).map((c) => c.trim());
+    while (borders.length < header.length) borders.push("---");
+    out[i] = `| ${borders.slice(0, header.length).join(" | ")} |`;
+  }
+  return out.join("\n");
 }
 
 /** An HTML field as plain text, whitespace collapsed to single spaces. */

@@ -87,6 +87,22 @@ describe("HTML fields", () => {
     expect(htmlToMarkdown("plain\r\ntext")).toBe("plain\ntext");
   });
 
+  it.each([
+    [
+      "a simple table",
+      "<table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table>",
+      ["| A   | B   |", "| --- | --- |", "| 1   | 2   |"],
+    ],
+    [
+      // NCD 190.10's shape: a title cell spanning the columns, in a tbody of its own.
+      "a header cell spanning every column",
+      '<table><tbody><tr><th colspan="3">Title</th></tr></tbody><tbody><tr><td>a</td><td>b</td><td>c</td></tr></tbody></table>',
+      ["| Title |     |     |", "| --- | --- | --- |", "| a   | b   | c   |"],
+    ],
+  ])("tables become GFM tables whose divider spans the header: %s", (_name, html, lines) => {
+    expect(htmlToMarkdown(html).split("\n")).toEqual(lines);
+  });
+
   it("become plain text, whitespace collapsed, entities decoded", () => {
     expect(htmlToPlainText("<p>One   <i>two</i></p><p>three &amp; four</p>")).toBe(
       "One two three & four",

@@ -234,28 +234,69 @@ describe("the MCD import on the excerpt in the real export's format", () => {
     },
   );
 
-  it("NCD 190.10's HTML table is a markdown table with the raw table's cells", async () => {
-    const html = table("ncd_trkg.csv").find((r) => r.ncd_mnl_sect === "190.10")!.indctn_lmtn!;
+  const withTables = table("ncd_trkg.csv").filter((r) => /<table/i.test(r.indctn_lmtn!));
+  it("the excerpt holds NCDs with HTML tables (190.10 with a spanning header, 240.1 with spanning rows)", () => {
+    expect(withTables.map((r) => r.ncd_mnl_sect).sort()).toEqual(["190.10", "240.1"]);
+  });
+
+  /** A raw HTML table's rows as cell texts on the grid: spanned places hold "". */
+  function grid(html: string): string[][] {
     const text = (cell: string) =>
       cell
         .replace(/<[^>]+>/g, "")
+        .replace(/&le;/g, "\u2264")
+        .replace(/&ge;/g, "\u2265")
+        .replace(/&lt;/g, "<")
+        .replace(/&gt;/g, ">")
+        .replace(/&amp;/g, "&")
         .replace(/\s+/g, " ")
         .trim();
-    const rows = [...html.matchAll(/<tr\b[^>]*>([\s\S]*?)<\/tr>/g)].map((m) =>
-      [...m[1]!.matchAll(/<t[dh]\b[^>]*>([\s\S]*?)<\/t[dh]>/g)].map((c) => text(c[1]!)),
-    );
-    const width = Math.max(...rows.map((r) => r.length));
-    expect(rows.length).toBeGreaterThan(2);
-    const lines = (await policy("cms-ncd/190.10")).criteria_text!.split("\n");
-    for (const cells of rows)
-      expect(
-        lines.some((l) => l.startsWith("|") && cells.every((c) => l.includes(`| ${c}`))),
-        cells.join(" | "),
-      ).toBe(true);
-    // The divider under the header spans every column, or no markdown reader sees a table.
-    const header = lines.findIndex((l) => l.startsWith("|"));
-    expect(lines[header + 1]).toBe(`|${" --- |".repeat(width)}`);
-  });
+    const below: number[] = [];
+    return [...html.matchAll(/<tr\b[^>]*>([\s\S]*?)<\/tr>/g)].map((m) => {
+      const row: string[] = [];
+      for (const c of m[1]!.matchAll(/<t[dh]\b([^>]*)>([\s\S]*?)<\/t[dh]>/g)) {
+        while ((below[row.length] ?? 0) > 0) {
+          below[row.length]!--;
+          row.push("");
+        }
+        const across = Number(/colspan="(\d+)"/.exec(c[1]!)?.[1] ?? 1);
+        const down = Number(/rowspan="(\d+)"/.exec(c[1]!)?.[1] ?? 1);
+        for (let i = 0; i < across; i++) {
+          below[row.length] = down - 1;
+          row.push(i === 0 ? text(c[2]!) : "");
+        }
+      }
+      while (below.slice(row.length).some((n) => n > 0)) {
+        if ((below[row.length] ?? 0) > 0) below[row.length]!--;
+        row.push("");
+      }
+      return row;
+    });
+  }
+
+  it.each(withTables.map((r) => [r.ncd_mnl_sect!, r.indctn_lmtn!] as const))(
+    "NCD %s's HTML table is a markdown table with each raw cell in its own column",
+    async (section, html) => {
+      const rows = grid(html.slice(html.search(/<table/i), html.search(/<\/table>/i)));
+      const width = Math.max(...rows.map((r) => r.length));
+      const lines = (await policy(`cms-ncd/${section}`)).criteria_text!.split("\n");
+      const first = lines.findIndex((l) => l.startsWith("|"));
+      const block = lines.slice(first, first + rows.length + 1);
+      // The divider under the header spans every column, or no markdown reader sees a table.
+      expect(block[1]).toBe(`|${" --- |".repeat(width)}`);
+      const cells = (line: string) =>
+        line
+          .slice(1, -1)
+          .split(/(?<!\\)\|/)
+          .map((c) => c.trim());
+      expect(cells(block[0]!)).toEqual([...rows[0]!, ...Array(width - rows[0]!.length).fill("")]);
+      for (const [i, row] of rows.slice(1).entries())
+        expect(cells(block[i + 2]!), row.join(" | ")).toEqual([
+          ...row,
+          ...Array(width - row.length).fill(""),
+        ]);
+    },
+  );
 
   it("L33718: a modifier legend excludes nothing (E0601 covered in the CPAP LCD)", async () => {
     const codes = table("lcd_x_hcpc_code.csv").map((r) => r.hcpc_code_id!);

@@ -1,5 +1,6 @@
 import TurndownService from "turndown";
 import gfm from "@joplin/turndown-plugin-gfm";
+import { createDocument, type DominoElement } from "@mixmark-io/domino";
 
 // Markdown as the rest of the tool writes it: ATX headings, `-` bullets, fenced code.
 const markdown = new TurndownService({
@@ -32,39 +33,102 @@ const lines = (s: string) => s.replaceAll("\r\n", "\n").replaceAll("\r", "\n");
 /** An HTML field of the export as markdown (`""` for an empty field). */
 export function htmlToMarkdown(html: string): string {
   if (!html.trim()) return "";
-  return (hasMarkup(html) ? repairTableDividers(markdown.turndown(html)) : lines(html)).trim();
-}
-
-const DIVIDER_CELL = /^ *:?-{3,}:? *$/;
-/** The cells of a markdown table line (`\|` is a pipe inside a cell), or undefined for no row. */
-function tableCells(line: string): string[] | undefined {
-  if (!line.startsWith("|") || !line.trimEnd().endsWith("|")) return undefined;
-  return line
-    .trimEnd()
-    .slice(1, -1)
-    .split(/(?<!\\)\|/);
+  if (!hasMarkup(html)) return lines(html).trim();
+  if (!/<table/i.test(html)) return markdown.turndown(html).trim();
+  // Tables are laid out on their grid first: parsed here (with turndown's own DOM) and handed over.
+  const doc = createDocument(`<x-turndown id="root">${html}</x-turndown>`);
+  const root = doc.getElementById("root")!;
+  for (const table of Array.from(root.querySelectorAll("table"))) layOutTable(table);
+  return markdown.turndown(root as unknown as TurndownService.Node).trim();
 }
 
 /**
- * Rebuilds a table's divider line to the width of its header. The GFM plugin pads the divider
- * with a header cell's colspan as if it were a cell of content ("| --- |     |     |     | --- |
- * --- | --- |" under a 4-column header in NCD 190.10), which no markdown reader takes for a
- * table; the divider cells it wrote are kept, in order.
+ * How far a cell spans: the attribute as HTML reads it (1 when absent or nonsense; a `rowspan`
+ * of 0 runs to the end of its section, `toEnd`), capped as HTML caps it.
  */
-export function repairTableDividers(md: string): string {
-  if (!md.includes("| ---") && !md.includes("| :--")) return md;
-  const out = md.split("\n");
-  for (let i = 1; i < out.length; i++) {
-    const cells = tableCells(out[i]!);
-    const header = tableCells(out[i - 1]!);
-    if (!cells || !header || !cells.some((c) => DIVIDER_CELL.test(c))) continue;
-    if (!cells.every((c) => DIVIDER_CELL.test(c) || !c.trim())) continue;
-    if (cells.length === header.length && cells.every((c) => DIVIDER_CELL.test(c))) continue;
-    const borders = cells.filter((c) => DIVIDER_CELL.test(c)).map((c) => c.trim());
-    while (borders.length < header.length) borders.push("---");
-    out[i] = `| ${borders.slice(0, header.length).join(" | ")} |`;
+function span(cell: DominoElement, name: string, max: number, toEnd = 1): number {
+  const value = Number.parseInt(cell.getAttribute(name) ?? "", 10);
+  if (value === 0 && name === "rowspan") return Math.max(1, toEnd);
+  return Number.isFinite(value) && value > 1 ? Math.min(value, max) : 1;
+}
+
+// A table laid out may grow by this factor (and this many cells) over its source cells at most:
+// spans of a real table add a few cells; a hostile one ("colspan=1000 rowspan=65534") is left
+// as written rather than turned into millions of cells for the converter.
+const GROWTH = 4;
+const GROWTH_SLACK = 64;
+
+/**
+ * Puts every cell of a table in its own grid column: a cell spanning columns is followed by
+ * empty cells, a row under a cell spanning rows gets an empty cell where that one stands, and
+ * every row is filled out to the widest. Markdown tables have no spans, and the GFM plugin would
+ * otherwise shift the next rows' cells left (NCD 240.1: a criterion under "Assessment") and
+ * widen the divider under a spanning header (NCD 190.10). Spans end with their section
+ * (`thead`, `tbody`, `tfoot`), as in HTML.
+ */
+function layOutTable(table: DominoElement): void {
+  const rows = Array.from(table.querySelectorAll("tr"))
+    .filter((tr) => tr.closest("table") === table)
+    .map((row) => ({
+      row,
+      cells: Array.from(row.children).filter((c) => /^t[dh]$/i.test(c.tagName)),
+    }));
+  const limit = GROWTH * rows.reduce((n, r) => n + r.cells.length, 0) + GROWTH_SLACK;
+  // First the plan, bounded by the limit: where each row needs blanks (before a cell, or null
+  // for the end of the row).
+  const plans: Array<Array<DominoElement | null>> = [];
+  let planned = 0;
+  let covered: number[] = []; // rows each column is still covered for, by a cell above
+  let width = 0;
+  // Rows left in each row's section, itself included (what a rowspan of 0 runs to).
+  const left = rows.map(() => 1);
+  for (let i = rows.length - 2; i >= 0; i--)
+    if (rows[i]!.row.parentElement === rows[i + 1]!.row.parentElement) left[i] = left[i + 1]! + 1;
+  for (const [index, { row, cells }] of rows.entries()) {
+    if (index === 0 || row.parentElement !== rows[index - 1]!.row.parentElement) covered = [];
+    const blanks: Array<DominoElement | null> = [];
+    let column = 0;
+    const blankAt = (before: DominoElement | null) => {
+      blanks.push(before);
+      column++;
+      return ++planned <= limit;
+    };
+    for (const [i, cell] of cells.entries()) {
+      while ((covered[column] ?? 0) > 0) {
+        covered[column]!--;
+        if (!blankAt(cell)) return;
+      }
+      const across = span(cell, "colspan", 1000);
+      const down = span(cell, "rowspan", 65534, left[index]);
+      for (let k = 0; k < across; k++) covered[column + k] = down - 1;
+      column++;
+      if (++planned > limit) return;
+      for (let k = 1; k < across; k++) if (!blankAt(cells[i + 1] ?? null)) return;
+    }
+    // Columns to the right still covered from above.
+    let last = covered.length - 1;
+    while (last >= column && !((covered[last] ?? 0) > 0)) last--;
+    while (column <= last) {
+      if ((covered[column] ?? 0) > 0) covered[column]!--;
+      if (!blankAt(null)) return;
+    }
+    width = Math.max(width, column);
+    plans.push(blanks);
   }
-  return out.join("\n");
+  if (width * rows.length > limit) return;
+  // Then the layout: every row filled out to the widest.
+  const doc = table.ownerDocument;
+  for (const [index, { row, cells }] of rows.entries()) {
+    const header = cells.length > 0 && cells.every((c) => /^th$/i.test(c.tagName));
+    const blank = () => doc.createElement(header ? "th" : "td");
+    for (const cell of cells) {
+      cell.removeAttribute("colspan");
+      cell.removeAttribute("rowspan");
+    }
+    const blanks = plans[index]!;
+    for (const before of blanks) row.insertBefore(blank(), before);
+    for (let n = cells.length + blanks.length; n < width; n++) row.appendChild(blank());
+  }
 }
 
 /** An HTML field as plain text, whitespace collapsed to single spaces. */

@@ -41,18 +41,47 @@ const NOT_COVERED =
 // A code of an HCPCS/CPT list: HCPCS Level II (a letter and four digits), CPT (five digits, or
 // four and F, T or U); a range is two codes joined by a dash or "through".
 const CODE = String.raw`(?:[A-Z]\d{4}|\d{4}[0-9FTU])`;
+const CODE_IN_TEXT = new RegExp(String.raw`\b${CODE}\b`);
 const CODE_OR_RANGE = new RegExp(
   String.raw`\b(${CODE})(?:\s*(?:-|\u2013|\u2014|through|thru|to)\s*(${CODE}))?\b`,
   "g",
 );
+// Billing advice, not a declaration: "submit the items as non-covered (use modifiers FB and GX or
+// GY)" says how to bill what a beneficiary wants billed ("denied as non-covered" is not this).
+// Advice that names a code ("bill 97037 as non-covered"), or whose subject is the group's codes
+// ("these codes should be reported as non-covered"), still declares.
+const BILLING_ADVICE =
+  /\b(?:submit(?:ted)?|bill(?:ed)?|report(?:ed)?|file[ds]?)\s+(?:[\w/-]+\s+){0,4}?as\s+(?:non-?\s?covered|not\s+covered)\b/gi;
 // What a sentence keeps apart from its declaration: "... non-covered except 97110".
 const EXCEPT = /\b(?:except(?:\s+for)?|other\s+than|with\s+the\s+exception\s+of)\b/i;
 // Step 3. A sentence about the group as a whole.
-const WHOLE_GROUP =
-  /\bthe\s+following(?:\s+(?:are|is|were|will)\b|\s*:)|\b(?:the\s+following|these|those|all(?:\s+of)?(?:\s+the)?(?:\s+listed)?)\s+(?:[\w/-]+\s+){0,3}?(?:codes?|services?|tests?|items?|procedures?|supplies)\b|\b(?:this|the)\s+(?:code\s+)?group\b/i;
-const GROUP_NUMBER = /\b(?:the\s+)?codes\s+(?:in|of)\s+group\s+(\d+)\b/gi;
+// Words between "the following" and its noun.
+const WORDS = String.raw`(?:[\w/-]+\s+){0,3}?`;
+// Code-system words: "CPT®/HCPCS", "PLA", "CPT®", as they stand before "codes" or "are".
+const SYSTEM = String.raw`(?:CPT|HCPCS|PLA)[®™]?(?:\s*\/\s*(?:CPT|HCPCS|PLA)[®™]?)?\s+`;
+const THINGS = String.raw`(?:codes?|services?|tests?|items?|procedures?|supplies)`;
+const WHOLE_GROUP = new RegExp(
+  [
+    String.raw`\bthe\s+following\s+(?:${SYSTEM})?(?:are|is|were|will)\b|\bthe\s+following\s*:`,
+    String.raw`\b(?:the\s+following|these|those|all(?:\s+of)?(?:\s+the)?(?:\s+listed)?)\s+(?:${SYSTEM})?${WORDS}${THINGS}\b`,
+    String.raw`\b${THINGS}\s+(?:listed|shown)\s+below\b`,
+    String.raw`\b(?:this|the)\s+(?:code\s+)?group\b`,
+  ].join("|"),
+  "i",
+);
+// Advice whose subject is the group's codes declares: "these codes should be reported as ...".
+const CODES_AS_SUBJECT = new RegExp(
+  String.raw`\b(?:the\s+following|these|those|all)\s+(?:${SYSTEM})?codes?\s+(?:should|must|are\s+to|may|will)\s+be\s+$`,
+  "i",
+);
+const GROUP_NUMBER = /\b(?:the\s+)?codes?\s+(?:in|of)\s+(?:the\s+)?group\s+(\d+)\b/gi;
 // A heading: a short line that is only the declaration ("Non-covered", "Non-Covered Services").
 const HEADING_WORDS = 6;
+// A heading with a full stop ("Non-covered codes.") must be only the declaration and its noun.
+const STOPPED_HEADING = new RegExp(
+  String.raw`^(?:non-?\s?covered|not\s+covered)(?:\s+(?:${SYSTEM})?${THINGS})?\.$`,
+  "i",
+);
 // Words that name codes as covered (outside a not-covered declaration).
 const COVERED = /\bcovered\b|\bpayable\b|\breasonable\s+and\s+necessary\b/i;
 
@@ -80,7 +109,8 @@ export function readParagraph(text: string, group: string): ParagraphReading {
       wholeGroup = true;
       continue;
     }
-    for (const sentence of trimmed.split(/(?<=[.!?;])\s+/)) {
+    for (const written of sentences(trimmed)) {
+      const sentence = withoutBillingAdvice(written);
       if (!NOT_COVERED.test(sentence)) {
         if (COVERED.test(sentence)) collect(sentence, covered, coveredRanges);
         continue;
@@ -105,7 +135,39 @@ export function exclusionOf(code: string, reading: ParagraphReading): ExclusionR
   return null;
 }
 
+/** A sentence without its billing advice (advice naming a code, or about the codes, stays). */
+function withoutBillingAdvice(sentence: string): string {
+  return sentence.replace(BILLING_ADVICE, (advice: string, at: number) =>
+    CODE_IN_TEXT.test(advice) || CODES_AS_SUBJECT.test(sentence.slice(0, at)) ? advice : " ",
+  );
+}
+
+/**
+ * The sentences of a line. A parenthesis that closes later on the line stays in its sentence
+ * ("(15877 a descriptor; its part)"); one never closed does not swallow the rest of the line.
+ */
+function sentences(line: string): string[] {
+  const pieces = line.split(/(?<=[.!?;])\s+/);
+  const out: string[] = [];
+  for (const piece of pieces) {
+    const last = out.at(-1);
+    if (last !== undefined && depth(last) > 0) out[out.length - 1] = `${last} ${piece}`;
+    else out.push(piece);
+  }
+  return depth(out.at(-1) ?? "") > 0 ? pieces : out;
+}
+
+/** How many parentheses are open at the end of `text`. */
+function depth(text: string): number {
+  let open = 0;
+  for (const ch of text)
+    if (ch === "(") open++;
+    else if (ch === ")" && open > 0) open--;
+  return open;
+}
+
 function isHeading(line: string): boolean {
+  if (STOPPED_HEADING.test(line)) return true;
   return (
     NOT_COVERED.test(line) &&
     line.split(/\s+/).length <= HEADING_WORDS &&

@@ -45,6 +45,91 @@ describe("the paragraph rule (four steps)", () => {
       { A4604: null, A7030: null },
     ],
     [
+      // The real export of 2026-08 (A52840 group 1): "these items" in the same sentence.
+      "billing advice about these items is no exclusion either (rule 4)",
+      "<p>Items and services provided free of charge by research sponsors should not be billed to Medicare. " +
+        "If these items are required for payment of another payable service, providers should submit the items as non-covered " +
+        "(use modifiers FB and GX or GY). For OPPS claims, a token charge must be entered on the line for a no-cost item.</p>",
+      ["G0293", "G0294"],
+      { G0293: null, G0294: null },
+    ],
+    // More of the real export of 2026-08: how its groups declare themselves not covered.
+    [
+      "A56866 group 3: the following CPT® codes",
+      "<p>The following CPT® codes are considered not medically reasonable and necessary (non-covered).</p>",
+      ["0232T", "0481T"],
+      { "0232T": 3, "0481T": 3 },
+    ],
+    [
+      "A56863 group 2: the CPT codes listed below",
+      "<p>The CPT codes listed below are considered not medically necessary:</p>",
+      ["76390", "0042T"],
+      { "76390": 3, "0042T": 3 },
+    ],
+    [
+      "A57552 group 2: a heading with a full stop",
+      "<p>Non-covered codes.</p>",
+      ["95940", "95941"],
+      { "95940": 3, "95941": 3 },
+    ],
+    [
+      "A59318 group 4: the following CPT/HCPCS are",
+      "<p>The following CPT/HCPCS are Non-Covered.</p>",
+      ["0398T", "C9734"],
+      { "0398T": 3, C9734: 3 },
+    ],
+    [
+      "A59672 group 2: the CPT® code in Group 2, for group 2",
+      "<p>The CPT® code in Group 2 is considered not medically reasonable and necessary (non-covered).</p>",
+      ["0913T"],
+      { "0913T": 3 },
+      "2",
+    ],
+    [
+      // A56587 group 5's shape (its words are ours: a CPT descriptor stood in the parenthesis).
+      "a code named inside a parenthesis with a semicolon",
+      "<p>Liposuction (15877 as described in the code book; see the note) used for this treatment is considered integral to the primary procedure and not covered.</p>",
+      ["15877", "19300"],
+      { "15877": 2, "19300": null },
+    ],
+    [
+      "a parenthesis never closed does not join the sentences after it",
+      "<p>Codes 97110 and 97112 are covered (when billed with modifier GP. Code 97037 is non-covered.</p>",
+      ["97110", "97112", "97037"],
+      { "97110": null, "97112": null, "97037": 2 },
+    ],
+    [
+      "billing advice that names the code declares it",
+      "<p>Bill code 97037 as non-covered.</p>",
+      ["97037", "97110"],
+      { "97037": 2, "97110": null },
+    ],
+    [
+      "billing advice about these codes declares the group",
+      "<p>These codes should be reported as non-covered.</p>",
+      ["97037", "97110"],
+      { "97037": 3, "97110": 3 },
+    ],
+    ...[
+      "Not covered for screening.",
+      "Non-covered codes are in Group 2.",
+      "See Group 3 for non-covered codes.",
+      "Not medically necessary.",
+      "Use of the following drugs are not covered when used off-label.",
+      "When a service below is not medically necessary, an ABN must be obtained.",
+    ].map((sentence): [string, string, string[], Record<string, 2 | 3 | null>] => [
+      `no group phrase: ${sentence}`,
+      `<p>${sentence}</p>`,
+      ["97110"],
+      { "97110": null },
+    ]),
+    [
+      "denied as non-covered is a declaration, not billing advice",
+      "<p>The following CPT codes/procedures are considered cosmetic and will be denied as non-covered.</p>",
+      ["15775", "15776"],
+      { "15775": 3, "15776": 3 },
+    ],
+    [
       "a heading alone on its line",
       "<p><strong>Non-Covered Services</strong></p><p>Use these codes for the tests below.</p>",
       ["86152", "86153"],

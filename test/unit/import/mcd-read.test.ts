@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
+import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
 import { readHcpcsAnweb, readIcd10cmOrder } from "../../../src/import/mcd/code-sets.js";
 import { readTable, type BadRow } from "../../../src/import/mcd/csv.js";
@@ -99,8 +100,50 @@ describe("HTML fields", () => {
       '<table><tbody><tr><th colspan="3">Title</th></tr></tbody><tbody><tr><td>a</td><td>b</td><td>c</td></tr></tbody></table>',
       ["| Title |     |     |", "| --- | --- | --- |", "| a   | b   | c   |"],
     ],
+    [
+      // NCD 240.1's shape: an assessment spanning the rows of its criteria.
+      "a cell spanning rows keeps the next rows' cells in their columns",
+      '<table><tr><th>A</th><th>B</th></tr><tr><td rowspan="2">x</td><td>1</td></tr><tr><td>2</td></tr><tr><td>y</td><td>3</td></tr></table>',
+      ["| A   | B   |", "| --- | --- |", "| x   | 1   |", "|     | 2   |", "| y   | 3   |"],
+    ],
+    [
+      "a last cell spanning rows",
+      '<table><tr><th>A</th><th>B</th></tr><tr><td>a</td><td rowspan="3">z</td></tr><tr><td>b</td></tr></table>',
+      ["| A   | B   |", "| --- | --- |", "| a   | z   |", "| b   |     |"],
+    ],
+    [
+      "a body wider than its header: the header is filled out",
+      "<table><tr><th>Title</th></tr><tr><td>1</td><td>2</td></tr></table>",
+      ["| Title |     |", "| --- | --- |", "| 1   | 2   |"],
+    ],
+    [
+      "a span ends with its section (thead, tbody), as in HTML",
+      '<table><thead><tr><th rowspan="2">A</th><th>B</th></tr></thead><tbody><tr><td>1</td><td>2</td><td>3</td></tr></tbody></table>',
+      ["| A   | B   |     |", "| --- | --- | --- |", "| 1   | 2   | 3   |"],
+    ],
+    [
+      "a rowspan of 0 runs to the end of its section",
+      '<table><tr><th>A</th><th>B</th></tr><tr><td rowspan="0">x</td><td>1</td></tr><tr><td>2</td></tr></table>',
+      ["| A   | B   |", "| --- | --- |", "| x   | 1   |", "|     | 2   |"],
+    ],
+    [
+      "spans of nonsense size read as 1",
+      '<table><tr><th colspan="0">A</th><th colspan="x">B</th></tr><tr><td rowspan="-1">1</td><td>2</td></tr></table>',
+      ["| A   | B   |", "| --- | --- |", "| 1   | 2   |"],
+    ],
   ])("tables become GFM tables whose divider spans the header: %s", (_name, html, lines) => {
     expect(htmlToMarkdown(html).split("\n")).toEqual(lines);
+  });
+
+  it("a table whose spans would multiply its cells is left as written, not laid out", () => {
+    // 9 KB asking for a million cells: laid out, the converter would take minutes on it.
+    const hostile =
+      '<table><tr><td colspan="1000" rowspan="1000">x</td></tr>' +
+      "<tr><td>y</td></tr>".repeat(999) +
+      "</table>";
+    const md = htmlToMarkdown(hostile);
+    expect(md.length).toBeLessThan(20_000);
+    expect(md).toContain("| y");
   });
 
   it("become plain text, whitespace collapsed, entities decoded", () => {
@@ -132,6 +175,24 @@ describe("code set files", () => {
       { code_system: "ICD10CM", code: "A00.0", description: "Long description of A00.0" },
     ]);
   });
+
+  it.each([
+    ["Windows-1252 (as CMS writes it)", (text: string) => iconv.encode(text, "win1252")],
+    [
+      "UTF-8 with a byte-order mark",
+      (text: string) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]),
+    ],
+  ])(
+    "the HCPCS ANWEB file in %s: the first record's columns stay in place",
+    async (name, encode) => {
+      const file = path.join(dir, `HCPC2026_JAN_ANWEB_${name.length}.txt`);
+      const long = "Oxygen concentrator \u2013 single delivery port";
+      writeFileSync(file, encode(`E1390001003${long.padEnd(80)}short text\r\n`));
+      expect(await readHcpcsAnweb(file)).toEqual([
+        { code_system: "HCPCS", code: "E1390", description: long },
+      ]);
+    },
+  );
 
   it("the HCPCS ANWEB file: record types 3/4 joined, 7/8 modifiers, CPT-shaped codes never taken", async () => {
     const file = path.join(dir, "HCPC2026_JAN_ANWEB.txt");

@@ -4,7 +4,7 @@ import { dottedIcd10 } from "./map.js";
 import { openTextInput } from "./sources.js";
 import { utf8OrWin1252Stream } from "./text-decoding.js";
 
-/** Calls `onLine` for each line of a CMS text file (Windows-1252 or UTF-8), given as .txt or in its zip. */
+/** Calls `onLine` for each line of a CMS text file (Windows-1252 or UTF-8), as .txt or in its zip. */
 async function readLines(
   file: string,
   want: (name: string) => boolean,

@@ -155,8 +155,9 @@ export class CsvGuard extends Transform {
 
 /**
  * Decodes a table's bytes by its byte-order mark: UTF-16 (LE or BE) and UTF-8 when marked, else
- * UTF-8 where the bytes form it and Windows-1252 elsewhere (CMS has published both unmarked). UTF-16 without a mark (NUL bytes in its first line) is
- * refused naming the encoding, not read as garbage that "has no column".
+ * UTF-8 where the bytes form it and Windows-1252 elsewhere (CMS has published both unmarked).
+ * UTF-16 without a mark (NUL bytes in its first line) is refused naming the encoding, not read
+ * as garbage that "has no column".
  */
 export class TableDecoder extends Transform {
   #decoder: { write(buf: Buffer): string; end(): string | undefined } | undefined;

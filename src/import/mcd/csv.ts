@@ -21,10 +21,10 @@ export interface BadRow {
 }
 
 /**
- * Streams a CSV table of the export: Windows-1252 or UTF-8 bytes decoded, header matched by name in any
- * case (CMS adds columns, so never by position), quoted fields of any size and with newlines.
- * A missing required column is a usage error naming the file and column; a row with the wrong
- * number of fields or broken quoting goes to `onBad` and is skipped.
+ * Streams a CSV table of the export: Windows-1252 or UTF-8 bytes decoded, header matched by
+ * name in any case (CMS adds columns, so never by position), quoted fields of any size and with
+ * newlines. A missing required column is a usage error naming the file and column; a row with
+ * the wrong number of fields or broken quoting goes to `onBad` and is skipped.
  */
 export async function readTable(
   source: TableSource,

@@ -75,8 +75,13 @@ async function waitFor(what: string, check: () => boolean, limitMs = 180_000): P
 /** The size of the largest temporary file or folder in `dir` (-1 while there is none). */
 function tempSize(dir: string): number {
   let size = -1;
-  for (const name of readdirSync(dir))
-    if (name.startsWith(".")) size = Math.max(size, statSync(path.join(dir, name)).size);
+  for (const name of readdirSync(dir)) {
+    if (!name.startsWith(".")) continue;
+    // SQLite's journal comes and goes while the writer works: gone between the listing and
+    // the stat, it is no temporary file any more.
+    const stat = statSync(path.join(dir, name), { throwIfNoEntry: false });
+    if (stat) size = Math.max(size, stat.size);
+  }
   return size;
 }
 

@@ -63,9 +63,16 @@ function folderState(dir = folder): string[] {
   return out;
 }
 
+/** The staging folders (`*.part`) in the data folder now. */
+const stagingFolders = () => new Set(readdirSync(folder).filter((e) => e.endsWith(".part")));
+// Staging folders there before the pull under test: another pull's, never this one's.
+let stagingBefore = new Set<string>();
+
 /**
  * Waits until the pull's staging copy of `file` holds `sent` bytes, so the server drops the
- * connection only once the client has them: the resume point is then exact. Gives up after
+ * connection only once the client has them: the resume point is then exact. Only a staging
+ * folder the pull under test made counts (set `stagingBefore` before it starts): a stale one
+ * holding a whole copy would let the server drop before the client has a byte. Gives up after
  * 60 s (a loaded machine is slow, never that slow) and says so, so a failure names its cause.
  */
 async function clientHas(file: string, sent: number): Promise<void> {
@@ -73,7 +80,7 @@ async function clientHas(file: string, sent: number): Promise<void> {
   let seen = -1;
   for (const started = Date.now(); Date.now() - started < 60_000;) {
     for (const entry of readdirSync(folder)) {
-      if (!entry.endsWith(".part")) continue;
+      if (!entry.endsWith(".part") || stagingBefore.has(entry)) continue;
       try {
         seen = statSync(path.join(folder, entry, name)).size;
         if (seen >= sent) return;
@@ -327,6 +334,7 @@ describe.skipIf(!SQLITE)("coverage data pull medicare", () => {
       cms.put("/exports/current_lcd.zip", Buffer.from(body));
       cms.dropOnce.add("/exports/current_lcd.zip");
       cms.beforeDrop = clientHas;
+      stagingBefore = stagingFolders();
       const seen = cms.gets("/exports/current_lcd.zip").length;
       const r = await pull();
       expect(r.exitCode, r.stderr).toBe(0);
@@ -348,13 +356,15 @@ describe.skipIf(!SQLITE)("coverage data pull medicare", () => {
     cms.put("/exports/current_article.zip", Buffer.from(body));
     cms.dropOnce.add("/exports/current_article.zip");
     cms.beforeDrop = clientHas;
+    stagingBefore = stagingFolders();
     const seen = cms.gets("/exports/current_article.zip").length;
     const r = await pull().finally(() => (cms.beforeDrop = undefined));
     expect(r.exitCode, r.stderr).toBe(0);
     const gets = cms.gets("/exports/current_article.zip").slice(seen);
     expect(gets).toHaveLength(2);
     const half = Math.floor(body.length / 2);
-    expect(gets[1]!.headers.range).toBe(`bytes=${half}-`);
+    // The pull's stderr says after how many bytes the connection dropped: what a failure needs.
+    expect(gets[1]!.headers.range, r.stderr).toBe(`bytes=${half}-`);
     expect(gets[1]!.headers["if-range"]).toBe(cms.files.get("/exports/current_article.zip")!.etag);
     const manifest = JSON.parse(readFileSync(path.join(folder, "medicare.manifest.json"), "utf8"));
     const { createHash } = await import("node:crypto");

@@ -2,7 +2,7 @@ import { createInterface } from "node:readline";
 import type { DatasetCode } from "../../dataset/schema.js";
 import { dottedIcd10 } from "./map.js";
 import { openTextInput } from "./sources.js";
-import { utf8OrWin1252Stream } from "./text-decoding.js";
+import { exportTextDecoder } from "./text-decoding.js";
 
 /** Calls `onLine` for each line of a CMS text file (Windows-1252 or UTF-8), as .txt or in its zip. */
 async function readLines(
@@ -14,7 +14,7 @@ async function readLines(
   const { stream, close } = await openTextInput(file, want, flag);
   try {
     const lines = createInterface({
-      input: stream.pipe(utf8OrWin1252Stream()),
+      input: stream.pipe(exportTextDecoder(file)),
       crlfDelay: Infinity,
     });
     for await (const line of lines) onLine(line);

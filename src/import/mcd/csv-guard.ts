@@ -153,6 +153,12 @@ export class CsvGuard extends Transform {
   }
 }
 
+/** A decoder as iconv-lite gives one: bytes in, text out, what is held back given at the end. */
+export interface TextDecoderLike {
+  write(buf: Buffer): string;
+  end(): string | undefined;
+}
+
 /**
  * Decodes a table's bytes by its byte-order mark: UTF-16 (LE or BE) and UTF-8 when marked, else
  * UTF-8 where the bytes form it and Windows-1252 elsewhere (CMS has published both unmarked).
@@ -160,15 +166,12 @@ export class CsvGuard extends Transform {
  * as garbage that "has no column".
  */
 export class TableDecoder extends Transform {
-  #decoder: { write(buf: Buffer): string; end(): string | undefined } | undefined;
+  #decoder: TextDecoderLike | undefined;
   #head = Buffer.alloc(0);
 
   constructor(
     private readonly label: string,
-    private readonly getDecoder: (encoding: string) => {
-      write(buf: Buffer): string;
-      end(): string | undefined;
-    },
+    private readonly getDecoder: (encoding: string) => TextDecoderLike,
   ) {
     super({ decodeStrings: true, encoding: "utf8" });
   }

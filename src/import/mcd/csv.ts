@@ -1,10 +1,9 @@
 import { finished, pipeline } from "node:stream/promises";
 import { parse } from "csv-parse";
-import iconv from "iconv-lite";
 import { UsageError } from "../../errors.js";
 import type { TableSource } from "./sources.js";
-import { CsvGuard, FIELD_TOO_LARGE, MAX_FIELD_CHARS, TableDecoder } from "./csv-guard.js";
-import { createUtf8OrWin1252Decoder } from "./text-decoding.js";
+import { CsvGuard, FIELD_TOO_LARGE, MAX_FIELD_CHARS } from "./csv-guard.js";
+import { exportTextDecoder } from "./text-decoding.js";
 
 /** One data row: its values by lower-case column name (`""` for a column it lacks). */
 export interface Row {
@@ -108,9 +107,7 @@ export async function readTable(
   await Promise.all([
     pipeline(
       await source.open(),
-      new TableDecoder(source.label, (encoding) =>
-        encoding === "win1252" ? createUtf8OrWin1252Decoder() : iconv.getDecoder(encoding),
-      ),
+      exportTextDecoder(source.label),
       new CsvGuard(source.label, maxField),
       parser,
     ),

@@ -1,12 +1,6 @@
 import { isUtf8 } from "node:buffer";
-import { Transform, type TransformCallback } from "node:stream";
 import iconv from "iconv-lite";
-
-/** What TableDecoder and the code-set readers need of a decoder: iconv-lite's shape. */
-export interface TextDecoderLike {
-  write(buf: Buffer): string;
-  end(): string | undefined;
-}
+import { TableDecoder, type TextDecoderLike } from "./csv-guard.js";
 
 // The 128 upper bytes as Windows-1252 reads them, in UTF-8 (iconv-lite: right on every Node,
 // where Node 20's small-ICU TextDecoder drops 0x80-0x9F).
@@ -110,23 +104,13 @@ export function createUtf8OrWin1252Decoder(): TextDecoderLike {
   };
 }
 
-/** The decoder as a stream: bytes in, text out (for line readers). */
-export function utf8OrWin1252Stream(): Transform {
-  const decoder = createUtf8OrWin1252Decoder();
-  let first = true;
-  return new Transform({
-    decodeStrings: true,
-    encoding: "utf8",
-    transform(chunk: Buffer, _enc, done: TransformCallback) {
-      let text = decoder.write(chunk);
-      if (first && text) {
-        first = false;
-        if (text.startsWith("\uFEFF")) text = text.slice(1);
-      }
-      done(null, text || undefined);
-    },
-    flush(done: TransformCallback) {
-      done(null, decoder.end());
-    },
-  });
+/**
+ * Decodes a file of the export or a CMS code set: by its byte-order mark when it has one, else
+ * UTF-8 where the bytes form it and Windows-1252 elsewhere; UTF-16 without a mark is refused
+ * naming `label`. Tables and line readers share it.
+ */
+export function exportTextDecoder(label: string): TableDecoder {
+  return new TableDecoder(label, (encoding) =>
+    encoding === "win1252" ? createUtf8OrWin1252Decoder() : iconv.getDecoder(encoding),
+  );
 }

@@ -19,7 +19,7 @@ export function registerDataPull(data: Command, run: RunEnvironment): void {
     .option("--hcpcs-url <url>", "the HCPCS Level II alpha-numeric zip, or a page that links it")
     .addHelpText(
       "after",
-      "\nWrites medicare.db in your data folder ($XDG_DATA_HOME/coverage, else ~/.local/share/coverage;\nthe platform's own on macOS and Windows), replacing the previous one only when the whole pull\nsucceeded. The next pull asks CMS whether anything changed and says so when nothing did.\n" +
+      "\nWrites medicare.db in your data folder ($XDG_DATA_HOME/coverage, else ~/.local/share/coverage;\nthe platform's own on macOS and Windows), replacing the previous one only when the whole pull\nsucceeded. The next pull asks CMS whether anything changed and says so when nothing did.\nNo network? Exports you already have import offline: coverage data import mcd FILES...\n" +
         examples([
           "coverage data pull medicare",
           "coverage --data medicare search --code HCPCS:E0601 --state NF",

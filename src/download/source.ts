@@ -35,6 +35,8 @@ export interface SourceOptions {
   headers?: Record<string, string> | undefined;
   /** Statuses handed back as they are instead of failing (304, a retryable 503): the caller decides. */
   accept?: ((status: number) => boolean) | undefined;
+  /** What to do when the host cannot be reached, after the network advice (a download's default: ask again). */
+  unreachable?: string | undefined;
 }
 
 const INTERRUPTED = "download interrupted; nothing was saved";
@@ -139,7 +141,7 @@ export async function openSource(url: string, options: SourceOptions): Promise<D
         ? failed
         : new UnexpectedError(
             failed.message,
-            "The file host could not be reached: run the command again (it asks for a fresh link). Proxies come from HTTPS_PROXY, HTTP_PROXY and NO_PROXY.",
+            `The host cannot be reached: check the network connection (proxies come from HTTPS_PROXY, HTTP_PROXY and NO_PROXY). ${options.unreachable ?? "Then run the command again (it asks for a fresh link)."}`,
           );
     // The network's own error stays readable (readErrorCode): a caller that retries needs it.
     throw Object.assign(thrown, { cause: err });

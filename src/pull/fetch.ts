@@ -70,6 +70,10 @@ function header(source: DownloadSource, name: string): string | null {
   return (Array.isArray(value) ? value[0] : value) ?? null;
 }
 
+/** The way on when CMS cannot be reached: exports the user already has import offline. */
+const OFFLINE =
+  "Exports you already have (zips or folders from CMS) import without a network: coverage data import mcd FILES...";
+
 /** Whether a failure is worth another request: a dropped connection (cli.md's wire conventions). */
 function isDropped(err: unknown): boolean {
   return isConnectionReset(err) || readErrorCode(err) === "UND_ERR_RES_CONTENT_LENGTH_MISMATCH";
@@ -99,6 +103,7 @@ async function request(
         verbose: options.verbose,
         headers,
         accept: () => true,
+        unreachable: OFFLINE,
       });
     } catch (err) {
       if (options.signal.aborted) throw new InterruptedError("pull interrupted");

@@ -109,7 +109,7 @@ export async function pullMedicare(
   run: RunEnvironment,
 ): Promise<void> {
   // Before any download: a snapshot cannot be written on Node 20 (exit 2, naming the version).
-  await loadSqlite("data pull (a snapshot)");
+  await loadSqlite("data pull (it writes a snapshot) needs");
   const source = checkUrl(flags.source ?? DEFAULT_SOURCE, "--source");
   const base = source.endsWith("/") ? source : `${source}/`;
   const codes = flags.codes !== false;

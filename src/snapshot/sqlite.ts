@@ -26,13 +26,13 @@ function isSqliteWarning(warning: unknown, args: unknown[]): boolean {
 /**
  * Loads `node:sqlite`, on first use only (no other command pays for it), with its
  * ExperimentalWarning kept off the user's stderr. On a Node.js without it: exit 2 naming the
- * version needed.
+ * version needed (`needs`: the sentence's subject and verb, "snapshots need").
  */
-export async function loadSqlite(what = "snapshots"): Promise<SqliteModule> {
+export async function loadSqlite(needs = "snapshots need"): Promise<SqliteModule> {
   if (loaded) return loaded;
   if (!hasSqlite())
     throw new UsageError(
-      `${what} need Node.js ${SQLITE_NODE} or newer (node:sqlite); this is Node.js ${process.versions.node}`,
+      `${needs} Node.js ${SQLITE_NODE} or newer (node:sqlite); this is Node.js ${process.versions.node}`,
       `Run with Node.js ${SQLITE_NODE}+, or use a JSON dataset (which works on this Node.js).`,
     );
   const original = process.emitWarning;
@@ -50,7 +50,7 @@ export async function loadSqlite(what = "snapshots"): Promise<SqliteModule> {
   }
   if (!loaded)
     throw new UsageError(
-      `${what} need node:sqlite, which this Node.js ${process.versions.node} does not provide`,
+      `${needs} node:sqlite, which this Node.js ${process.versions.node} does not provide`,
       `Run with Node.js ${SQLITE_NODE}+, or use a JSON dataset.`,
     );
   return loaded;

@@ -441,7 +441,7 @@ describe.skipIf(SQLITE)("coverage data pull medicare on a Node.js without node:s
     const seen = cms.requests.length;
     const r = await pull();
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain("need Node.js 22.13 or newer");
+    expect(r.stderr).toContain("needs Node.js 22.13 or newer");
     expect(cms.requests.length).toBe(seen);
   });
 });

@@ -53,7 +53,7 @@ function renderPolicy(p: PolicyDetail): string[] {
   if (p.summary) lines.push(`Summary: ${p.summary.replace(/<[^>]*>/g, "")}`);
   lines.push("Applicability:", ...p.applicability.map((a) => `- ${scopeLine(a)}`));
   lines.push(
-    "Code groups:",
+    p.code_groups.length ? "Code groups:" : "Code groups: none.",
     ...p.code_groups.map(
       (g) =>
         `- ${g.relationship} ${g.code_system}${g.category ? ` (${g.category})` : ""}: ${g.codes.length > 30 ? `${g.codes.slice(0, 30).join(", ")} and ${g.codes.length - 30} more` : g.codes.join(", ")}`,
@@ -66,7 +66,7 @@ function renderPolicy(p: PolicyDetail): string[] {
 function renderCode(r: CodeReport): string[] {
   return [
     `${r.code_system}:${r.code}${r.description ? ` "${r.description}"` : ""} on ${r.effective_on ?? "today"}:`,
-    ...(r.groups.every((g) => g.policies.length === 0) ? ["No policy lists it."] : []),
+    ...(r.groups.every((g) => g.policies.length === 0) ? ["No policy lists this code."] : []),
     ...r.groups
       .filter((g) => g.policies.length)
       .flatMap((g) => [

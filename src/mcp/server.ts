@@ -5,6 +5,7 @@ import { stripControls } from "../output/terminal.js";
 import { readSearchShape } from "../output/search-view.js";
 import { buildSearchRequest } from "../requests/search.js";
 import { renderAnswer } from "./render.js";
+import { inToolTerms } from "./tool-terms.js";
 import { defineTools, type ToolInput, type ToolSpec } from "./tools.js";
 
 /** A CLI command run in process: its exit code and what it wrote. */
@@ -69,14 +70,17 @@ async function answer(spec: ToolSpec, input: ToolInput, o: McpOptions): Promise<
     const problem = spec.check?.(input);
     if (problem) return failure(hide(problem));
     const ran = await o.run([...spec.argv(input), "--json"]);
+    // The CLI's words in the tool's terms: its fields and tools, never a flag or a command.
+    const said = inToolTerms(ran.stderr.trim(), spec);
     if (ran.code !== 0 || ran.stdout.trim() === "")
-      return failure(hide(ran.stderr.trim() || `coverage exited with ${ran.code} and no answer`));
+      return failure(hide(said || `coverage exited with ${ran.code} and no answer`));
     const data = JSON.parse(ran.stdout) as Record<string, unknown>;
-    const notes = ran.stderr.trim() ? ran.stderr.trim().split("\n") : [];
-    if (spec.name === "get_policy") notes.push(...cutCriteria(data));
     const shape = spec.name === "search_policies" ? readSearchShape(searchBody(input)) : undefined;
     const opened = await o.backend.open;
     const body = renderAnswer(spec.name, data, { today: opened?.today ?? "", shape });
+    // A note the answer's text says already ("No policies match.") is said once.
+    const notes = said ? said.split("\n").filter((note) => !body.includes(note)) : [];
+    if (spec.name === "get_policy") notes.push(...cutCriteria(data));
     const medicare = /"cms-(lcd|article)\//.test(ran.stdout) ? [MEDICARE_NOTE] : [];
     const head = [`Source: ${opened?.source ?? "unknown"}.`, ...medicare, ...notes];
     return {
@@ -101,7 +105,7 @@ function searchBody(input: ToolInput): Record<string, unknown> {
 function cutCriteria(detail: Record<string, unknown>): string[] {
   const text = detail.criteria_text;
   if (typeof text !== "string" || text.length <= CRITERIA_LIMIT) return [];
-  const note = `The criteria text is cut at ${CRITERIA_LIMIT.toLocaleString("en-US")} of ${text.length.toLocaleString("en-US")} characters; \`coverage policy ${String(detail.policy_id)} --criteria\` prints it whole.`;
+  const note = `The criteria text is cut at ${CRITERIA_LIMIT.toLocaleString("en-US")} of ${text.length.toLocaleString("en-US")} characters: a tool's answer holds at most that much of it.`;
   detail.criteria_text = `${text.slice(0, CRITERIA_LIMIT)}\n\n[${note}]`;
   return [note];
 }

@@ -1,5 +1,6 @@
 import * as z from "zod";
-import { IsoDate, LobCategory, MatchMode, Relationship, StateCode } from "../contract/index.js";
+import { IsoDate, LobCategory, MatchMode, Relationship, STATE_CODES } from "../contract/index.js";
+import { describeStateTypo } from "../requests/state-typos.js";
 import { OUTPUT_SCHEMAS } from "./output-schemas.js";
 
 /** One MCP tool: its schemas and words, and the CLI command whose `--json` answers it. */
@@ -18,6 +19,12 @@ export interface ToolSpec {
 export type ToolInput = Record<string, unknown>;
 
 // Pieces of the contract the CLI validates with, described for an assistant.
+/** A state code; a name or a typo gets the closest codes ("did you mean CA?"), not all 63. */
+const StateCode = () =>
+  z.enum(STATE_CODES, {
+    error: (issue) =>
+      describeStateTypo(typeof issue.input === "string" ? issue.input : String(issue.input)),
+  });
 const Code = () =>
   z
     .string()
@@ -27,7 +34,7 @@ const Code = () =>
     );
 const States = () =>
   z
-    .array(StateCode)
+    .array(StateCode())
     .describe(
       "two-letter state codes, upper case; CA, NY and MO bring Medicare's sub-state jurisdictions (NF, SF; DN, QN, UN; EM, WM); nationwide scopes always count",
     );
@@ -282,9 +289,11 @@ export function defineTools(): ToolSpec[] {
           .array(z.string().min(1))
           .optional()
           .describe("ICD-10-CM diagnoses of the line, e.g. ICD10CM:M54.50"),
-        state: StateCode.optional().describe(
-          "the patient's state, upper case; CA, NY and MO bring Medicare's sub-state jurisdictions",
-        ),
+        state: StateCode()
+          .optional()
+          .describe(
+            "the patient's state, upper case; CA, NY and MO bring Medicare's sub-state jurisdictions",
+          ),
         lob: LobCategory.optional().describe("the line-of-business category"),
         payer: z.string().min(1).optional().describe("the payer id (list_payers)"),
         date: Day("the date of service (default: today)").optional(),
@@ -326,7 +335,7 @@ export function defineTools(): ToolSpec[] {
         lobs: Lobs().optional(),
         payers: Payers().optional(),
         states: z
-          .array(StateCode)
+          .array(StateCode())
           .optional()
           .describe("state or jurisdiction codes, upper case (exact match)"),
         limit: Limit().optional(),

@@ -7,6 +7,8 @@ import { cleanEnv, ROOT } from "../../helpers/cli.js";
 import { connectInProcess } from "../../helpers/mcp.js";
 import { runInProcess } from "../../helpers/run-cli.js";
 import { boundText, CRITERIA_LIMIT, TEXT_LIMIT } from "../../../src/mcp/server.js";
+import { inToolTerms } from "../../../src/mcp/tool-terms.js";
+import { defineTools } from "../../../src/mcp/tools.js";
 
 interface ToolResult {
   isError?: boolean;
@@ -186,7 +188,8 @@ describe("coverage mcp: errors are tool results with the CLI's message", () => {
     const cli = await runInProcess(["--local", ...TODAY, ...argv, "--json"]);
     const result = await call(tool, args);
     expect(Boolean(result.isError)).toBe(cli.exitCode !== 0);
-    if (cli.exitCode !== 0) expect(textOf(result)).toBe(cli.stderr.trim());
+    const spec = defineTools().find((t) => t.name === tool)!;
+    if (cli.exitCode !== 0) expect(textOf(result)).toBe(inToolTerms(cli.stderr.trim(), spec));
     else expect(result.structuredContent).toEqual(JSON.parse(cli.stdout));
   });
 
@@ -204,6 +207,67 @@ describe("coverage mcp: errors are tool results with the CLI's message", () => {
     );
     const results = await Promise.all(calls);
     expect(results.filter((r) => r.isError)).toEqual([]);
+  });
+});
+
+// cli.md, AI assistants: an assistant has the tools and their fields, never the CLI's flags.
+const CLI_WORDS =
+  /(^|[\s(`'"])--[a-z]|`coverage |\bcoverage (search|policy|code|matrix|payers|lobs|versions|diff|updates|check)\b/m;
+
+describe("coverage mcp: texts in the tools' terms (issue 37 item 4)", () => {
+  it.each([
+    ["search_policies", { codes: ["CPT:97110"], states: ["CA"], limit: 2 }],
+    ["coverage_matrix", { code: "CPT:97110", states: ["CA"] }],
+    ["search_policies", { payers: ["ACME"] }],
+    ["search_policies", { payers: ["aetn"] }],
+    ["list_lobs", { lobs: ["medicaid"], payers: ["CIGNA"], states: ["TX"] }],
+    ["get_policy", { policy_id: "cms-lcd/L3404" }],
+    ["recent_updates", { payers: ["UHC"], limit: 1 }],
+    ["search_policies", { codes: ["CPT:99999"] }],
+    ["lookup_code", { code: "CPT:99999" }],
+    ["check_claim", { procedure: "CPT:97110", diagnoses: ["ICD10CM:M54.50"], state: "CA" }],
+  ])("%s %j: no flag or command in the text", async (tool, args) => {
+    const text = textOf(await call(tool, args));
+    expect(text).not.toMatch(CLI_WORDS);
+  });
+
+  it("names the field and the tool instead of the flag and the command", async () => {
+    const payer = textOf(await call("search_policies", { payers: ["AETN"] }));
+    expect(payer).toMatch(/payers 'AETN' is not a payer id/);
+    expect(payer).toMatch(/Closest payer ids: AETNA; list_payers lists them all\./);
+    const widened = textOf(await call("search_policies", { codes: ["CPT:97110"], states: ["CA"] }));
+    expect(widened).toContain("State CA also brings NF, SF");
+    expect(widened).not.toContain("exact");
+    const paged = textOf(await call("recent_updates", { payers: ["UHC"], limit: 1 }));
+    expect(paged).toContain("ask for the next page with offset 1");
+    const unknown = textOf(await call("get_policy", { policy_id: "cms-lcd/L3404" }));
+    expect(unknown).toContain("with search_policies");
+  });
+
+  it.each([
+    ["search_policies", { states: ["California"] }, "states[0]"],
+    ["lookup_code", { code: "CPT:97110", states: ["Texas"] }, "states[0]"],
+    ["check_claim", { procedure: "CPT:97110", state: "California" }, "state"],
+  ])("%s %j: a state name is refused with the code it meant", async (tool, args, at) => {
+    const result = await call(tool, args);
+    expect(result.isError).toBe(true);
+    const text = textOf(result);
+    expect(text).toMatch(/is not a state code: did you mean (CA|TX)\?/);
+    expect(text).toContain(`at ${at}`);
+    expect(text).not.toMatch(/"AL"\|"AK"/);
+  });
+
+  it("says a policy without codes has none, with no empty heading", async () => {
+    const text = textOf(await call("get_policy", { policy_id: "cms-lcd/L34428/2023-05-18" }));
+    expect(text).toContain("Code groups: none.");
+    expect(text).not.toMatch(/^Code groups:$/m);
+  });
+
+  it("says an empty answer once", async () => {
+    const search = textOf(await call("search_policies", { codes: ["CPT:99999"] }));
+    expect(search.match(/No policies match\./g)).toHaveLength(1);
+    const code = textOf(await call("lookup_code", { code: "CPT:99999" }));
+    expect(code.match(/No policy lists this code\./g)).toHaveLength(1);
   });
 });
 
@@ -235,7 +299,8 @@ describe("coverage mcp: bounds", () => {
     const text = textOf(result);
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(TEXT_LIMIT);
     expect(text).toMatch(/^Source: local dataset long\.json, as of /);
-    expect(text).toMatch(/--criteria. prints it whole/);
+    expect(text).toMatch(/a tool's answer holds at most that much of it/);
+    expect(text).not.toMatch(/--criteria|`coverage /);
   });
 
   it("keeps any text under 64 KB and says what was left out", () => {

@@ -243,7 +243,8 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
       const status = !outcome.ok && outcome.error instanceof AttemptTimeout ? "timeout" : result;
       verbose?.(
         `${req.method} ${shown} ${status} ${ms} ms ${retries} ${retries === 1 ? "retry" : "retries"}` +
-          (apiKey ? " x-api-key: ***" : ""),
+          (apiKey ? " x-api-key: ***" : "") +
+          describeBody(req.body, secrets),
       );
 
       if (!outcome.ok) {
@@ -279,4 +280,12 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
       await agent?.close();
     },
   };
+}
+
+/** What a request's body sent, for --verbose (the filter's ids and codes live there, not in the URL). */
+function describeBody(body: unknown, secrets: ReadonlyArray<string | undefined>): string {
+  if (body === undefined) return "";
+  const text = JSON.stringify(body);
+  const shown = text.length > 2000 ? `${text.slice(0, 2000)}… (${text.length} characters)` : text;
+  return ` body ${maskSecrets(shown, secrets)}`;
 }

@@ -1,13 +1,13 @@
 import type { ApiRequest } from "../api/request.js";
 import type { ApiClient } from "../backend/client.js";
-import { confirmPayerByLobs, listCatalogueIds } from "../backend/catalogue-ids.js";
 import { fetchPages } from "../backend/paginate.js";
 import type { CommandContext } from "../cli/context.js";
 import type { Envelope } from "../contract/index.js";
 import { isTabular, parseFields, type FieldNames } from "../output/fields.js";
 import { readHoldLimit } from "../output/hold-limit.js";
 import { writeList, type ListOutput } from "../output/list.js";
-import { respellInput, type IdField } from "../requests/catalogue-ids.js";
+import type { IdField } from "../requests/catalogue-ids.js";
+import { sendTypedIds } from "./typed-ids.js";
 
 export interface ListCommand<T> {
   /** Request input before validation (a filter body or a query object). */
@@ -55,24 +55,30 @@ export async function runListCommand<T>(ctx: CommandContext, spec: ListCommand<T
   if (spec.dryRun) return ctx.printDryRun(asked);
   const holdLimit = readHoldLimit(ctx.env);
   const client = await ctx.client();
-  // Every check has passed; only now may the payer or LOB list be asked for.
-  const respelled = spec.idFields
-    ? await respellInput(
-        spec.input,
-        spec.idFields,
-        (kind) => listCatalogueIds(client, kind, ctx.warn),
-        (id) => confirmPayerByLobs(client, id),
-      )
-    : spec.input;
-  const input = isTabular(format) && spec.widen ? spec.widen(respelled, fields) : respelled;
-  const request = input === spec.input ? asked : build(input);
-  const start = typeof input.offset === "number" ? input.offset : 0;
-  const raw = fetchPages(
-    spec.all,
-    (offset) => spec.send(client, offset === start ? request : build({ ...input, offset })),
-    start,
-    ctx.warn,
+  // Every check has passed; only now is anything sent. The ids go as typed (typed-ids.ts).
+  const widen = (i: Record<string, unknown>) =>
+    isTabular(format) && spec.widen ? spec.widen(i, fields) : i;
+  const requestOf = (i: Record<string, unknown>) => (i === spec.input ? asked : build(i));
+  const first = await sendTypedIds(
+    ctx,
+    client,
+    spec.input,
+    spec.idFields ?? [],
+    (i) => spec.send(client, requestOf(widen(i))),
+    (page) => page.data,
   );
+  const input = widen(first.input);
+  const request = requestOf(input);
+  const start = typeof input.offset === "number" ? input.offset : 0;
+  // The first page is the one already received; the others are asked for.
+  let firstPage: Envelope<T> | undefined = first.answer;
+  const sendPage = (offset: number): Promise<Envelope<T>> => {
+    const page = offset === start ? firstPage : undefined;
+    firstPage = undefined;
+    if (page) return Promise.resolve(page);
+    return spec.send(client, offset === start ? request : build({ ...input, offset }));
+  };
+  const raw = fetchPages(spec.all, sendPage, start, ctx.warn);
   const view = await spec.view(fields);
   const { transform } = spec;
   const output = {
@@ -87,8 +93,7 @@ export async function runListCommand<T>(ctx: CommandContext, spec: ListCommand<T
   if (!transform) return writeList(raw, output);
   if (spec.fillKey && !spec.all) {
     const limit = typeof input.limit === "number" ? input.limit : (spec.defaultLimit ?? 20);
-    const send = (offset: number) =>
-      spec.send(client, offset === start ? request : build({ ...input, offset }));
+    const send = sendPage;
     const narrow = (page: Envelope<T>) => transform(client, page);
     const page = await fillPage(send, narrow, spec.fillKey, start, limit, ctx.warn);
     if (page.has_more)

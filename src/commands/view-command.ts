@@ -3,15 +3,14 @@ import type { CommandContext } from "../cli/context.js";
 import type { ApiClient } from "../backend/client.js";
 import type { CodeReference, Envelope, Policy, PolicyUpdate } from "../contract/index.js";
 import type { UpdateNarrowing } from "../views/update-changes.js";
-import { confirmPayerByLobs, listCatalogueIds } from "../backend/catalogue-ids.js";
 import { LOB_CATEGORIES } from "../contract/index.js";
-import { respellInput } from "../requests/catalogue-ids.js";
 import { SEARCH_ID_FIELDS } from "../requests/search.js";
 import { buildCodeViewBody, codeViewFlagFor, type CodeViewFlags } from "../requests/views.js";
 import { levelOneHint } from "../requests/code-formats.js";
 import { stateExpansionNotice } from "../requests/parse-flags.js";
 import { SUB_STATE_HELP } from "../requests/sub-states.js";
 import { collect, EXACT_STATE_FLAG } from "./shared.js";
+import { sendTypedIds } from "./typed-ids.js";
 
 /** Adds the narrowing options shared by `code` and `matrix`. */
 export function addCodeViewOptions(command: Command): Command {
@@ -50,14 +49,15 @@ export async function fetchCodeView(
   }
   const { fetchAllPolicies } = await import("../views/fetch.js");
   const client = await ctx.client();
-  // Payer ids match in any case, as in `search`: spelled as the catalogue spells them.
-  const asked = await respellInput(
+  // Payer ids go as typed; the catalogue is asked only when the answer could hide a typo.
+  const { answer: items } = await sendTypedIds(
+    ctx,
+    client,
     body,
     SEARCH_ID_FIELDS,
-    (kind) => listCatalogueIds(client, kind, ctx.warn),
-    (id) => confirmPayerByLobs(client, id),
+    (asked) => fetchAllPolicies(client, asked, codeViewFlagFor, ctx.warn),
+    (policies) => policies,
   );
-  const items = await fetchAllPolicies(client, asked, codeViewFlagFor, ctx.warn);
   // A CPT-shaped HCPCS: code that found nothing is most likely listed as CPT.
   const levelOne = items.length ? undefined : levelOneHint([ref]);
   if (levelOne) ctx.warn(levelOne);

@@ -58,8 +58,9 @@ function overHttp(s: Scripted, args: string[], env: Record<string, string> = {})
   return runInProcess(["--api-url", s.url, ...args], { env: { COVERAGE_API_KEY: KEY, ...env } });
 }
 
+/** The body of the last search sent. */
 const filterBody = (s: Scripted) =>
-  JSON.parse(s.requests.find((r) => r.url === "/v1/policies/filter")!.body) as {
+  JSON.parse(s.requests.findLast((r) => r.url === "/v1/policies/filter")!.body) as {
     policies: Record<string, unknown>;
   };
 
@@ -90,7 +91,7 @@ describe.concurrent("payer and LOB ids match the catalogue ignoring case", () =>
     expect(unknown.stderr).not.toMatch(STACK);
   });
 
-  it("over HTTP, --payer acme asks for the payer list first, then sends ACME", async (t) => {
+  it("over HTTP, --payer acme is sent as typed; its empty answer brings the lists, then ACME is sent", async (t) => {
     const s = await serveCatalogue(t);
     const r = await overHttp(s, [
       "search",
@@ -101,6 +102,7 @@ describe.concurrent("payer and LOB ids match the catalogue ignoring case", () =>
     ]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(s.requests.map((q) => q.url.replace(/\?.*/, ""))).toEqual([
+      "/v1/policies/filter",
       "/v1/payers",
       "/v1/lobs",
       "/v1/policies/filter",
@@ -111,59 +113,62 @@ describe.concurrent("payer and LOB ids match the catalogue ignoring case", () =>
     });
   });
 
-  it("over HTTP, ids in the catalogue's spelling are checked too (one look-up each)", async (t) => {
+  it("over HTTP, ids in the catalogue's spelling under an empty answer are checked (one look-up each), not sent again", async (t) => {
     const s = await serveCatalogue(t);
     const r = await overHttp(s, ["search", "--payer", "ACME", "--lob-id", "ACME_commercial_"]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(s.requests.map((q) => q.url.replace(/\?.*/, ""))).toEqual([
+      "/v1/policies/filter",
       "/v1/payers",
       "/v1/lobs",
-      "/v1/policies/filter",
     ]);
   });
 });
 
-describe.concurrent("bad input is exit 2 before any request", () => {
-  it.for<[string, string[], RegExp]>([
-    [
-      "a code of another system",
-      ["--code", "CPT:E0601"],
-      /^error: --code CPT:E0601: E0601 is a HCPCS Level II code: did you mean HCPCS:E0601\?$/m,
-    ],
-    [
-      "a space inside a code",
-      ["--code", "CPT:97110 97112"],
-      /a code cannot hold a space\n.*--code CPT:97110,97112/,
-    ],
-    [
-      "--effective-start after --effective-end",
-      ["--effective-start", "2026-03-01", "--effective-end", "2026-01-01"],
-      /--effective-start 2026-03-01 is after --effective-end 2026-01-01/,
-    ],
-    ["--retired with --no-retired", ["--retired", "--no-retired"], /--retired and --no-retired/],
-    ["a state name", ["--state", "California"], /did you mean --state CA\?/],
-    ["an unknown payer", ["--payer", "nobody"], /--payer 'nobody' is not a payer id/],
-  ])("%s", async ([, args, message], t) => {
-    const s = await serveCatalogue(t);
-    const r = await overHttp(s, ["search", ...args]);
-    expect(r.exitCode).toBe(2);
-    expect(r.stdout).toBe("");
-    expect(r.stderr).toMatch(message);
-    expect(r.stderr).not.toMatch(STACK);
-    // The unknown payer needed the list (and one look among the LOBs, for a payer with LOBs
-    // and no policy) to be found out; nothing else was asked.
-    expect(s.requests.map((q) => q.url.replace(/\?.*/, ""))).toEqual(
-      args[0] === "--payer" ? ["/v1/payers", "/v1/lobs"] : [],
-    );
-  });
+describe.concurrent(
+  "bad input is exit 2 before any request (an unknown id after the answer)",
+  () => {
+    it.for<[string, string[], RegExp]>([
+      [
+        "a code of another system",
+        ["--code", "CPT:E0601"],
+        /^error: --code CPT:E0601: E0601 is a HCPCS Level II code: did you mean HCPCS:E0601\?$/m,
+      ],
+      [
+        "a space inside a code",
+        ["--code", "CPT:97110 97112"],
+        /a code cannot hold a space\n.*--code CPT:97110,97112/,
+      ],
+      [
+        "--effective-start after --effective-end",
+        ["--effective-start", "2026-03-01", "--effective-end", "2026-01-01"],
+        /--effective-start 2026-03-01 is after --effective-end 2026-01-01/,
+      ],
+      ["--retired with --no-retired", ["--retired", "--no-retired"], /--retired and --no-retired/],
+      ["a state name", ["--state", "California"], /did you mean --state CA\?/],
+      ["an unknown payer", ["--payer", "nobody"], /--payer 'nobody' is not a payer id/],
+    ])("%s", async ([, args, message], t) => {
+      const s = await serveCatalogue(t);
+      const r = await overHttp(s, ["search", ...args]);
+      expect(r.exitCode).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).not.toMatch(STACK);
+      // The unknown payer, sent as typed, had an empty answer; the list (and one look among the
+      // LOBs, for a payer with LOBs and no policy) found it out; nothing else was asked.
+      expect(s.requests.map((q) => q.url.replace(/\?.*/, ""))).toEqual(
+        args[0] === "--payer" ? ["/v1/policies/filter", "/v1/payers", "/v1/lobs"] : [],
+      );
+    });
 
-  it("a date that does not exist is quoted and said once", async () => {
-    const r = await runInProcess(["search", "--effective-on", "2026-02-30"]);
-    expect(r.exitCode).toBe(2);
-    expect(r.stderr).toMatch(/--effective-on '2026-02-30' is not a real date/);
-    expect(r.stderr.match(/not a real date/g)).toHaveLength(1);
-  });
-});
+    it("a date that does not exist is quoted and said once", async () => {
+      const r = await runInProcess(["search", "--effective-on", "2026-02-30"]);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toMatch(/--effective-on '2026-02-30' is not a real date/);
+      expect(r.stderr.match(/not a real date/g)).toHaveLength(1);
+    });
+  },
+);
 
 describe.concurrent("settings that could not work say so", () => {
   it("config set api-url refuses plain http off loopback (every command would refuse it)", async () => {

@@ -40,10 +40,14 @@ describe("an id the catalogue lacks, in any case, is exit 2 with the closest ids
   });
 });
 
-describe("over HTTP: /v1/payers and /v1/lobs read once a run, and only when ids are given", () => {
+describe("over HTTP: ids go as typed; /v1/payers and /v1/lobs only when the answer could hide a typo", () => {
   let server: Scripted;
+  // A real policy of the sample, as the API would send it (AETNA's, nationwide commercial).
+  let aetnaPolicy: unknown;
   beforeAll(async () => {
-    server = await startScripted((req, res) => {
+    const local = await run(["-q", "search", "--payer", "AETNA", "--limit", "1", "--json"]);
+    aetnaPolicy = (JSON.parse(local.stdout) as { data: unknown[] }).data[0];
+    server = await startScripted((req, res, _n, body) => {
       const url = req.url ?? "";
       if (url.startsWith("/v1/payers"))
         return json(
@@ -69,7 +73,11 @@ describe("over HTTP: /v1/payers and /v1/lobs read once a run, and only when ids 
             false,
           ),
         );
-      return json(res, 200, envelope([], 20, 0, false));
+      // Ids match exactly, as an API's would: AETNA finds its policy, aetna nothing.
+      const payers = (JSON.parse(body || "{}") as { policies?: { payer_ids?: string[] } }).policies
+        ?.payer_ids;
+      const found = payers?.includes("AETNA") ? [aetnaPolicy] : [];
+      return json(res, 200, envelope(found, 20, 0, false));
     });
   });
   afterAll(() => server.close());
@@ -81,24 +89,42 @@ describe("over HTTP: /v1/payers and /v1/lobs read once a run, and only when ids 
     await http(["search", "--state", "CA"]);
     expect(paths()).toEqual(["/v1/policies/filter"]);
   });
-  it("payer and LOB ids: one request each, then the search", async () => {
-    const r = await http([
-      "search",
-      "--payer",
-      "AETNA",
-      "--payer",
-      "aetna",
-      "--lob-id",
-      "AETNA_commercial_US",
-    ]);
+  it("a payer id spelled right: exactly one request, the search, with the id as typed", async () => {
+    const r = await http(["search", "--payer", "AETNA"]);
     expect(r.exitCode).toBe(0);
-    expect(paths()).toEqual(["/v1/payers", "/v1/lobs", "/v1/policies/filter"]);
+    expect(r.stdout).toContain("aetna/");
+    expect(server.requests.map((q) => q.url.split("?")[0])).toEqual(["/v1/policies/filter"]);
+    expect(JSON.parse(server.requests[0]!.body).policies.payer_ids).toEqual(["AETNA"]);
+    paths();
   });
-  it("an unknown id: exit 2, nothing searched (a payer with LOBs only is looked for once)", async () => {
+  it("--verbose shows what was sent, the body's ids included", async () => {
+    const r = await http(["--verbose", "search", "--payer", "AETNA"]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toMatch(/POST \S+\/v1\/policies\/filter 200 .*"payer_ids":\["AETNA"\]/);
+    expect(paths()).toEqual(["/v1/policies/filter"]);
+  });
+  it("an id in another case: the empty answer brings the catalogue, then the search as spelled", async () => {
+    const r = await http(["search", "--payer", "aetna", "--lob-id", "AETNA_commercial_US"]);
+    expect(r.exitCode).toBe(0);
+    expect(paths()).toEqual([
+      "/v1/policies/filter",
+      "/v1/payers",
+      "/v1/lobs",
+      "/v1/policies/filter",
+    ]);
+  });
+  it("an unknown id: exit 2 with the closest ids (a payer with LOBs only is looked for once)", async () => {
     const r = await http(["search", "--payer", "AETN"]);
     expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe("");
     expect(r.stderr).toContain("Closest payer ids: AETNA");
-    expect(paths()).toEqual(["/v1/payers", "/v1/lobs"]);
+    expect(paths()).toEqual(["/v1/policies/filter", "/v1/payers", "/v1/lobs"]);
+  });
+  it("several ids, one a typo, under an answer that is not empty: the typo is still caught", async () => {
+    const r = await http(["search", "--payer", "AETNA,AETN"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain("--payer 'AETN'");
+    expect(paths()).toEqual(["/v1/policies/filter", "/v1/payers", "/v1/lobs"]);
   });
 });
 

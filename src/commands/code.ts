@@ -33,7 +33,7 @@ export function registerCode(program: Command, run: RunEnvironment): void {
         if (!found) return;
         const { buildCodeReport, flattenCodeReport } = await import("../views/code-view.js");
         const today = await ctx.today();
-        const report = buildCodeReport(found.items, ref, today, found.day);
+        const report = buildCodeReport(found.items, ref, today, found.day, found.states);
         const { writeView } = await import("../output/view-output.js");
         await writeView(report, {
           format: ctx.settings.format,

@@ -86,7 +86,8 @@ export async function runListCommand<T>(ctx: CommandContext, spec: ListCommand<T
     format,
     io: ctx.io,
     all: spec.all,
-    notice: ctx.notice,
+    // A partial answer says so on stderr, terminal or not (a script's CSV too), never with -q.
+    notice: ctx.inform,
     fields,
     holdLimit,
   };

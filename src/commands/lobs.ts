@@ -10,6 +10,16 @@ import { collect, EXACT_STATE_FLAG, examples, fieldsOption, withContext } from "
 
 type Opts = LobsFlags & { dryRun?: boolean; fields?: string[] };
 
+/** With --state, what the list leaves out (every other --state keeps nationwide scopes). */
+function nationwideNote(opts: Opts): string | undefined {
+  if (!opts.state?.length) return undefined;
+  const rest = [
+    ...(opts.payer?.length ? ["--payer", opts.payer.join(",")] : []),
+    ...(opts.lob?.length ? ["--lob", opts.lob.join(",")] : []),
+  ];
+  return `Nationwide lines of business are left out (--state matches a LOB's own state): \`${["coverage lobs", ...rest].join(" ")}\` lists them too.`;
+}
+
 /** `coverage lobs` → `GET /v1/lobs`. */
 export function registerLobs(program: Command, run: RunEnvironment): void {
   program
@@ -23,7 +33,7 @@ export function registerLobs(program: Command, run: RunEnvironment): void {
     .option("--payer <ids>", "payer ids (repeatable, comma-separated)", collect)
     .option(
       "--state <codes>",
-      "state or jurisdiction codes, any case; exact match, so nationwide LOBs are left out",
+      "state or jurisdiction codes, any case; exact match, so nationwide LOBs are left out (stderr says so)",
       collect,
     )
     .option(...EXACT_STATE_FLAG)
@@ -46,6 +56,8 @@ export function registerLobs(program: Command, run: RunEnvironment): void {
         const input = buildLobsQuery(opts);
         const widened = stateExpansionNotice(opts);
         if (widened) ctx.inform(widened);
+        const nationwide = nationwideNote(opts);
+        if (nationwide) ctx.inform(nationwide);
         return runListCommand(ctx, {
           input,
           build: (client, input) => client.build.lobs(input, lobsFlagFor),

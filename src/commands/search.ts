@@ -17,6 +17,13 @@ import { examples, fieldsOption, readJsonInput, withContext } from "./shared.js"
 
 type Opts = Omit<SearchFlags, "words"> & { body?: string; dryRun?: boolean; fields?: string[] };
 
+// rules.md Filter 3: which of a version's links --payer, --lob, --lob-id and --state look at.
+const PAST_LINKS_HELP =
+  "\nPast versions and --payer, --lob, --lob-id, --state: these match a version's current links\n" +
+  "(not ended today), so a version whose links have all ended is not found by them. Past links\n" +
+  "count only with --retired (every link the version ever had) or a date window\n" +
+  "(--effective-on, --effective-start/--effective-end: the links in effect then).\n";
+
 /** `coverage search [words...]` → `POST /v1/policies/filter`. */
 export function registerSearch(program: Command, run: RunEnvironment): void {
   const retiredFlags: string[] = [];
@@ -34,6 +41,7 @@ export function registerSearch(program: Command, run: RunEnvironment): void {
     .addHelpText(
       "after",
       SUB_STATE_HELP +
+        PAST_LINKS_HELP +
         examples([
           "coverage search --code CPT:97110 --state CA",
           "coverage search sleep apnea --lob medicare_advantage --applicability",

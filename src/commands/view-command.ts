@@ -36,7 +36,7 @@ export async function fetchCodeView(
   ctx: CommandContext,
   ref: CodeReference,
   flags: CodeViewFlags & { dryRun?: boolean },
-): Promise<{ items: Policy[]; day: string } | undefined> {
+): Promise<{ items: Policy[]; day: string; states: string[] | undefined } | undefined> {
   const day = flags.effectiveOn ?? (await ctx.today());
   const body = buildCodeViewBody(ref, flags, day);
   const widened = stateExpansionNotice(flags);
@@ -61,7 +61,8 @@ export async function fetchCodeView(
   // A CPT-shaped HCPCS: code that found nothing is most likely listed as CPT.
   const levelOne = items.length ? undefined : levelOneHint([ref]);
   if (levelOne) ctx.warn(levelOne);
-  return { items, day };
+  const states = (body.policies as { states?: string[] } | undefined)?.states;
+  return { items, day, states };
 }
 
 /**

@@ -9,7 +9,7 @@ export interface ListOutput<T> {
   all: boolean;
   /** Table view of every item received (tables need all rows to size their columns). */
   renderTable: (items: T[]) => string | Promise<string>;
-  /** Notices on stderr: only on a TTY and never with --quiet (the run's `notice`). */
+  /** Lines on stderr for people, terminal or not, never with --quiet (the run's `inform`). */
   notice: (message: string) => void;
   /** A notice when the last page says there is more. */
   moreHint?: (nextOffset: number) => string;

@@ -68,7 +68,11 @@ export function buildCodeReport(
   ref: CodeReference,
   today: string,
   effectiveOn: string | null,
+  /** The states asked for (sub-states included): only scopes there, or nationwide, are shown. */
+  states?: readonly string[],
 ): CodeReport {
+  const inStates = (a: Applicability) =>
+    !states?.length || a.state === null || a.state === undefined || states.includes(a.state);
   const key = makeCodeKey(ref.code_system, ref.codes[0] ?? "");
   const groups = RELATIONSHIPS.map((relationship) => {
     const policies: CodePolicyRow[] = [];
@@ -79,16 +83,17 @@ export function buildCodeReport(
           g.codes.some((c) => makeCodeKey(g.code_system, c) === key),
       );
       if (hits.length === 0) continue;
-      const payers = listPayers(p);
+      const applicability = (p.applicability ?? []).filter(inStates);
+      const payers = listPayers({ ...p, applicability });
       policies.push({
         policy_id: p.policy_id,
         policy_number: p.policy_number,
         title: p.title,
         payer_ids: payers.ids,
         payer_names: payers.names,
-        scopes: formatScopes(p.applicability ?? []),
-        payer_scopes: pairScopes(p.applicability ?? []),
-        applicability: p.applicability ?? [],
+        scopes: formatScopes(applicability),
+        payer_scopes: pairScopes(applicability),
+        applicability,
         categories: [...new Set(hits.map((g) => g.category))],
         effective_from_date: p.effective_from_date,
         effective_to_date: p.effective_to_date,

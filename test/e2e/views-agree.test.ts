@@ -1,0 +1,66 @@
+// Issue 37 items 5 and 6: views that agree with themselves, and a partial answer that says so
+// in a script too. Through the CLI in this process (the bundled sample); neither stream is a
+// terminal here.
+import { describe, expect, it } from "vitest";
+import { runInProcess } from "../helpers/run-cli.js";
+
+describe("lobs --state: the nationwide lines of business it leaves out are named", () => {
+  it("says so on stderr, with the command that lists them", async () => {
+    const r = await runInProcess(["lobs", "--payer", "CIGNA", "--state", "TX"]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain("CIGNA_individual_aca_TX");
+    expect(r.stdout).not.toContain("CIGNA_commercial_US");
+    expect(r.stderr).toContain("Nationwide lines of business are left out");
+    expect(r.stderr).toContain("`coverage lobs --payer CIGNA` lists them too");
+  });
+  it("says nothing without --state, or with -q", async () => {
+    const plain = await runInProcess(["lobs", "--payer", "CIGNA"]);
+    expect(plain.stderr).not.toContain("Nationwide");
+    const quiet = await runInProcess(["-q", "lobs", "--payer", "CIGNA", "--state", "TX"]);
+    expect(quiet.stderr).toBe("");
+  });
+});
+
+describe("a partial answer says so on stderr whether or not it is a terminal", () => {
+  it.each([["csv"], ["ndjson"], ["table"]])("search --format %s piped", async (format) => {
+    const r = await runInProcess(["search", "--format", format]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain("More results: add --offset 20, or --all for every page.");
+  });
+  it("not with --quiet, nor when every page was asked for", async () => {
+    const quiet = await runInProcess(["-q", "search", "--format", "csv"]);
+    expect(quiet.stderr).toBe("");
+    const all = await runInProcess(["search", "--all", "--format", "csv"]);
+    expect(all.stderr).not.toContain("More results");
+  });
+});
+
+describe("code --state shows only scopes in those states, as its help says", () => {
+  it("code HCPCS:E0601 --state NF: nationwide or NF (and its state) only, each payer with its own", async () => {
+    const r = await runInProcess(["code", "HCPCS:E0601", "--state", "NF", "--json"]);
+    expect(r.exitCode).toBe(0);
+    const report = JSON.parse(r.stdout) as {
+      groups: Array<{
+        policies: Array<{ scopes: string; applicability: Array<{ state: string | null }> }>;
+      }>;
+    };
+    const policies = report.groups.flatMap((g) => g.policies);
+    expect(policies.length).toBeGreaterThan(0);
+    for (const p of policies) {
+      for (const a of p.applicability) expect([null, "NF", "CA"]).toContain(a.state ?? null);
+      expect(p.scopes).not.toMatch(/ (FL|KY|TX)\b/);
+    }
+    const table = await runInProcess(["-q", "code", "HCPCS:E0601", "--state", "NF"]);
+    expect(table.stdout).not.toMatch(/medicaid · (FL|KY)/);
+    expect(table.stdout).toContain("Aetna: commercial · nationwide");
+  });
+});
+
+describe("search --help says when past links count (rules.md, Filter 3)", () => {
+  it("names --retired and the date window", async () => {
+    const r = await runInProcess(["search", "--help"]);
+    const help = r.stdout.replace(/\s+/g, " ");
+    expect(help).toContain("Past links count only with --retired");
+    expect(help).toContain("or a date window");
+  });
+});

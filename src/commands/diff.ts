@@ -49,8 +49,10 @@ export function registerDiff(program: Command, run: RunEnvironment): void {
         const { diffPolicies } = await import("../views/policy-diff.js");
         const diff = diffPolicies(older!, newer!);
         const { writeView } = await import("../output/view-output.js");
+        const { format, formatAsked } = ctx.settings;
         await writeView(diff, {
-          format: ctx.settings.format,
+          // A csv or ndjson default (COVERAGE_FORMAT, the profile) is for lists: let be here.
+          format: !formatAsked && (format === "csv" || format === "ndjson") ? "table" : format,
           io: ctx.io,
           command: "diff",
           renderTable: async () =>

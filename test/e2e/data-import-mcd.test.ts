@@ -382,6 +382,26 @@ describe("coverage data import mcd (e2e)", () => {
     expect(r.stderr).not.toMatch(/from --(icd10cm|hcpcs)/);
   });
 
+  it("--icd10cm given a text that is no order file (a README): warned about, no junk descriptions", async () => {
+    const readme = path.join(dir, "README.md");
+    // Columns 7-13 hold a code-shaped word and the line runs past column 78, as prose does.
+    const prose = "words of a paragraph that runs on well past the seventy-eighth column, ".repeat(
+      2,
+    );
+    await writeLatin1(readme, [
+      "# Notes",
+      `Keep  BUNDLE the same rules, so it ${prose}`,
+      `| id | T0588D | rs   active  2026-11-15 ${prose}`,
+    ]);
+    const out = path.join(dir, "readme.json");
+    const r = await runInProcess(["data", "import", "mcd", zip, "-o", out, "--icd10cm", readme]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      `warning: --icd10cm ${readme}: no ICD-10-CM order-file lines recognised`,
+    );
+    expect(readFileSync(out, "utf8")).not.toMatch(/seventy-eighth/);
+  });
+
   it("code catalogue: ICD-10-CM from the export, replaced by --icd10cm; HCPCS from --hcpcs (continuation lines joined); never CPT", async () => {
     const a = await policy("cms-article/A59001/2024-06-01");
     expect(group(a, "ICD10CM", "COVERS", "Covered for diabetes care")?.descriptions).toEqual([

@@ -64,3 +64,22 @@ describe("search --help says when past links count (rules.md, Filter 3)", () => 
     expect(help).toContain("or a date window");
   });
 });
+
+describe("a csv or ndjson default (COVERAGE_FORMAT, the profile) is let be by diff", () => {
+  it.each([["csv"], ["ndjson"]])(
+    "COVERAGE_FORMAT=%s diff KEY: the diff, exit 0",
+    async (format) => {
+      const r = await runInProcess(["-q", "diff", "aetna/cpb/0070"], {
+        env: { COVERAGE_FORMAT: format },
+      });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout).toContain("aetna/cpb/0070/2025-01-01");
+      expect(r.stderr).toBe("");
+    },
+  );
+  it("--format csv asked on the command line is still refused (exit 2)", async () => {
+    const r = await runInProcess(["-q", "diff", "aetna/cpb/0070", "--format", "csv"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain("diff is not a list");
+  });
+});

@@ -23,6 +23,11 @@ async function readLines(
   }
 }
 
+// An order-file record: a five-digit order number, the code (7 wide), the header flag 0 or 1.
+const ORDER_FRAME = /^\d{5} [0-9A-Z ]{7} [01] /;
+// A letter, a digit, then up to five letters or digits (no dots in the order file).
+const ICD10CM_CODE = /^[A-Z][0-9][0-9A-Z]{1,5}$/;
+
 /**
  * The ICD-10-CM order file (`icd10cm_order_YYYY.txt`): fixed width, the code in columns 7-13
  * without dots, the long description from column 78. Headers (non-billable codes) included.
@@ -34,9 +39,12 @@ export async function readIcd10cmOrder(file: string): Promise<DatasetCode[]> {
     (name) => /order.*\.txt$/i.test(name),
     "--icd10cm",
     (line) => {
+      // The record's frame too, not only a code-shaped word: another text (a README) has words
+      // in columns 7-13 that pass for codes (`BUN.DLE`), and would import junk descriptions.
+      if (!ORDER_FRAME.test(line)) return;
       const code = line.slice(6, 13).trim();
       const description = line.slice(77).trim();
-      if (/^[A-Z][0-9A-Z]{2,6}$/i.test(code) && description)
+      if (ICD10CM_CODE.test(code) && description)
         codes.push({ code_system: "ICD10CM", code: dottedIcd10(code), description });
     },
   );

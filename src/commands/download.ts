@@ -49,10 +49,15 @@ export function registerDownload(program: Command, run: RunEnvironment): void {
         // (cms-lcd/L33718) means today's version, as for `policy`.
         const client = await ctx.client();
         const fetch = await import("../views/fetch.js");
+        const variant = downloadVariant(opts);
+        const { explainNoFile, isNoFileStored } = await import("../views/file-variants.js");
         const link = await fetch.getPolicyByArg(client, id as string, await ctx.today(), (v) =>
-          client.downloadUrl(
-            v === id ? request : client.build.downloadUrl(v, downloadVariant(opts)),
-          ),
+          client
+            .downloadUrl(v === id ? request : client.build.downloadUrl(v, variant))
+            // No file of that kind: said now, with what is stored, before any download.
+            .catch(async (err: unknown) => {
+              throw isNoFileStored(err) ? await explainNoFile(client, v, variant) : err;
+            }),
         );
         if (opts.urlOnly) {
           // The link object: as JSON by default, one line in ndjson, one row in csv.

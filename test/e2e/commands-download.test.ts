@@ -144,8 +144,8 @@ describe("coverage download, local engine (file:// links)", () => {
 
   it.each([
     { args: ["nope/x/2020-01-01"], message: "Policy not found" },
-    { args: ["cms-ncd/240.4/2008-03-13"], message: "No file stored for this policy" },
-    { args: ["a/pt/2024-01-01", "--text"], message: "No file stored for this policy" },
+    { args: ["cms-ncd/240.4/2008-03-13"], message: "cms-ncd/240.4/2008-03-13 has no stored" },
+    { args: ["a/pt/2024-01-01", "--text"], message: "a/pt/2024-01-01 has no stored" },
   ])("$args: exit 4 with '$message', nothing written", async ({ args, message }) => {
     const cwd = tempDir();
     const r = await runHere(args, cwd);
@@ -168,7 +168,7 @@ describe("a dataset file that names a stored file not on disk", () => {
     });
     expect(r.exitCode, r.stderr).toBe(4);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toContain("No file stored for this policy");
+    expect(r.stderr).toContain("a/pt/2025-01-01 has no stored file");
     expect(readdirSync(cwd)).toEqual([]);
   });
 });

@@ -83,3 +83,26 @@ describe("a csv or ndjson default (COVERAGE_FORMAT, the profile) is let be by di
     expect(r.stderr).toContain("diff is not a list");
   });
 });
+
+describe("download of a version without the file asked for says what is stored, before trying", () => {
+  it.each([
+    [["cms-ncd/150.3/2007-01-01"], /neither the original file nor the text version/, /source URL/],
+    [
+      ["cms-ncd/40.2/2001-01-01", "--text"],
+      /no stored text version; its original file is stored/,
+      /`coverage download cms-ncd\/40\.2\/2001-01-01`/,
+    ],
+    [
+      ["cms-lcd/L36007/2019-11-14"],
+      /no stored original file; its text version is stored/,
+      /--text`/,
+    ],
+  ])("download %j", async (args, message, hint) => {
+    const r = await runInProcess(["-q", "download", ...args, "-o", "-"]);
+    expect(r.exitCode).toBe(4);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).toMatch(hint);
+    expect(r.stderr).not.toContain("try the other variant");
+  });
+});

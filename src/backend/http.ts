@@ -274,7 +274,13 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
       const body = parseBody(res, req.method, shown, isApi);
       // Error details end up in messages: a server echoing the key must not print it.
       const ok = res.status >= 200 && res.status < 300;
-      return { status: res.status, body: ok ? body : maskDeep(body, secrets) };
+      // The API's day: `coverage serve` says it; any server's Date header dates its clock.
+      const day = readApiDay(header(res, "coverage-today"), header(res, "date"));
+      return {
+        status: res.status,
+        body: ok ? body : maskDeep(body, secrets),
+        ...(day ? { headers: { "coverage-today": day } } : {}),
+      };
     },
     async close() {
       await agent?.close();
@@ -288,4 +294,14 @@ function describeBody(body: unknown, secrets: ReadonlyArray<string | undefined>)
   const text = JSON.stringify(body);
   const shown = text.length > 2000 ? `${text.slice(0, 2000)}… (${text.length} characters)` : text;
   return ` body ${maskSecrets(shown, secrets)}`;
+}
+
+/** The API's today: its `coverage-today` header (YYYY-MM-DD), else its Date header's UTC day. */
+export function readApiDay(
+  today: string | undefined,
+  date: string | undefined,
+): string | undefined {
+  if (today && /^\d{4}-\d{2}-\d{2}$/.test(today)) return today;
+  const time = date ? Date.parse(date) : NaN;
+  return Number.isNaN(time) ? undefined : new Date(time).toISOString().slice(0, 10);
 }

@@ -174,7 +174,25 @@ export async function createContext(
     );
     const host = new URL(settings.backend.baseUrl).host;
     const today = resolveToday(settings.today, undefined, null, now());
-    return { transport: t, today, source: `the Coverage API at ${host}, as of ${today}` };
+    const opened: OpenBackend = {
+      transport: t,
+      today,
+      get source() {
+        return `the Coverage API at ${host}, as of ${this.today}`;
+      },
+    };
+    // The API's day, once an answer says it (unless --today pins it): statuses and the day
+    // `code` and `matrix` look at are the API's, not this machine's clock.
+    opened.transport = {
+      ...t,
+      send: async (req) => {
+        const res = await t.send(req);
+        const day = res.headers?.["coverage-today"];
+        if (day && settings.today === undefined) opened.today = day;
+        return res;
+      },
+    };
+    return opened;
   };
   const open = () =>
     run.backend ? (run.backend.open ??= openBackend()) : (transport ??= openBackend());
@@ -191,10 +209,12 @@ export async function createContext(
         baseUrl: resolveBaseUrl(settings),
         send: () => Promise.reject(new Error("offline client")),
       }),
-    today: async () =>
-      settings.backend.kind === "http"
-        ? resolveToday(settings.today, undefined, null, now())
-        : (await open()).today,
+    today: async () => {
+      if (settings.backend.kind !== "http") return (await open()).today;
+      // Over HTTP the open backend follows the API's answers; before any, this machine's day.
+      const opened = run.backend?.open ?? transport;
+      return opened ? (await opened).today : resolveToday(settings.today, undefined, null, now());
+    },
     printDryRun: (req) => {
       // What a dry run shows must be what would be sent: the same base URL checks.
       if (settings.backend.kind === "http") checkBaseUrl(settings.backend.baseUrl, settings.apiKey);

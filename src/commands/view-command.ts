@@ -37,7 +37,7 @@ export async function fetchCodeView(
   ref: CodeReference,
   flags: CodeViewFlags & { dryRun?: boolean },
 ): Promise<{ items: Policy[]; day: string; states: string[] | undefined } | undefined> {
-  const day = flags.effectiveOn ?? (await ctx.today());
+  let day = flags.effectiveOn ?? (await ctx.today());
   const body = buildCodeViewBody(ref, flags, day);
   const widened = stateExpansionNotice(flags);
   if (widened) ctx.inform(widened);
@@ -50,14 +50,24 @@ export async function fetchCodeView(
   const { fetchAllPolicies } = await import("../views/fetch.js");
   const client = await ctx.client();
   // Payer ids go as typed; the catalogue is asked only when the answer could hide a typo.
-  const { answer: items } = await sendTypedIds(
-    ctx,
-    client,
-    body,
-    SEARCH_ID_FIELDS,
-    (asked) => fetchAllPolicies(client, asked, codeViewFlagFor, ctx.warn),
-    (policies) => policies,
-  );
+  const ask = async (asked: Record<string, unknown>) =>
+    (
+      await sendTypedIds(
+        ctx,
+        client,
+        asked,
+        SEARCH_ID_FIELDS,
+        (input) => fetchAllPolicies(client, input, codeViewFlagFor, ctx.warn),
+        (policies) => policies,
+      )
+    ).answer;
+  let items = await ask(body);
+  // The day is the API's: when its answer dates another day than this machine's, ask for that.
+  const apiDay = flags.effectiveOn ?? (await ctx.today());
+  if (apiDay !== day) {
+    day = apiDay;
+    items = await ask(buildCodeViewBody(ref, flags, day));
+  }
   // A CPT-shaped HCPCS: code that found nothing is most likely listed as CPT.
   const levelOne = items.length ? undefined : levelOneHint([ref]);
   if (levelOne) ctx.warn(levelOne);

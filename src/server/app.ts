@@ -62,6 +62,9 @@ function route(pathname: string): { route: Route; methods: string[] } | undefine
   return undefined;
 }
 
+/** The response header that says the API's today (YYYY-MM-DD); read by the HTTP client. */
+export const TODAY_HEADER = "coverage-today";
+
 function sendJson(
   res: ServerResponse,
   reply: ApiResponse,
@@ -207,7 +210,9 @@ export function createServeHandler(
     let reply = handleApiRequest(ctx, apiReq);
     if (sandbox && list && reply.status === 200)
       reply = handleApiRequest(ctx, sandboxRequest(apiReq));
-    sendJson(res, reply);
+    // The day this API answered for (a dataset's as_of, --today): a client works out statuses
+    // and the day `code` and `matrix` look at from it, not from its own clock.
+    sendJson(res, reply, { [TODAY_HEADER]: ctx.today });
   }
 
   return (req, res) => {

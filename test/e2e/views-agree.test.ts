@@ -1,8 +1,16 @@
 // Issue 37 items 5 and 6: views that agree with themselves, and a partial answer that says so
 // in a script too. Through the CLI in this process (the bundled sample); neither stream is a
 // terminal here.
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runInProcess } from "../helpers/run-cli.js";
+import {
+  envelope,
+  json,
+  startScripted,
+  startServe,
+  type Scripted,
+  type ServeProcess,
+} from "../helpers/server.js";
 
 describe("lobs --state: the nationwide lines of business it leaves out are named", () => {
   it("says so on stderr, with the command that lists them", async () => {
@@ -104,5 +112,52 @@ describe("download of a version without the file asked for says what is stored, 
     expect(r.stderr).toMatch(message);
     expect(r.stderr).toMatch(hint);
     expect(r.stderr).not.toContain("try the other variant");
+  });
+});
+
+describe("code and matrix against an API look at the API's day, not this machine's", () => {
+  let serve: ServeProcess;
+  let dated: Scripted;
+  beforeAll(async () => {
+    // The bundled sample's as_of (2026-11-21) is serve's today.
+    serve = await startServe();
+    // Any API: its Date header dates its clock (a day this machine will not read for years).
+    dated = await startScripted((_req, res) =>
+      json(res, 200, envelope([], 100, 0, false), { date: "Mon, 05 May 2031 23:30:00 GMT" }),
+    );
+  });
+  afterAll(async () => {
+    await serve.stop();
+    await dated.close();
+  });
+  const over = (url: string, args: string[]) =>
+    runInProcess(["--api-url", url, "-q", ...args, "--json"], { env: { COVERAGE_API_KEY: "k" } });
+
+  it.each([["code"], ["matrix"]])(
+    "%s over serve: the sample's day (as --local says)",
+    async (command) => {
+      const [http, local] = await Promise.all([
+        over(serve.url, [command, "CPT:97110"]),
+        runInProcess(["--local", "-q", command, "CPT:97110", "--json"]),
+      ]);
+      expect(http.exitCode, http.stderr).toBe(0);
+      expect(JSON.parse(http.stdout).effective_on).toBe("2026-11-21");
+      expect(JSON.parse(http.stdout)).toEqual(JSON.parse(local.stdout));
+    },
+  );
+
+  it("an API's Date header: the policies of its day, asked again when this machine's differs", async () => {
+    const r = await over(dated.url, ["code", "CPT:97110"]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).effective_on).toBe("2031-05-05");
+    const last = JSON.parse(dated.requests.at(-1)!.body) as {
+      policies: { effective_date: { start: string; end: string } };
+    };
+    expect(last.policies.effective_date).toEqual({ start: "2031-05-05", end: "2031-05-05" });
+  });
+
+  it("--effective-on still decides alone", async () => {
+    const r = await over(serve.url, ["code", "CPT:97110", "--effective-on", "2026-01-01"]);
+    expect(JSON.parse(r.stdout).effective_on).toBe("2026-01-01");
   });
 });

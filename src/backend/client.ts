@@ -35,6 +35,7 @@ import {
   type PolicyUpdate,
 } from "../contract/index.js";
 import { errorFromResponse, NotFoundError, UnexpectedError, validationError } from "../errors.js";
+import { describeLobTypo, isLobTypo } from "../requests/lob-typos.js";
 import { describeStateTypo, isStateTypo } from "../requests/state-typos.js";
 import type { Transport } from "./transport.js";
 
@@ -52,10 +53,13 @@ function validateInput<S extends z.ZodType>(
     const item = detail[i];
     const flag = hint?.(item?.loc ?? []);
     // A state typo is named with its closest codes, not beside the list of all 63.
+    const typo = typeof item?.input === "string" ? item.input : undefined;
     const text =
-      item && isStateTypo(item) && typeof item.input === "string"
-        ? `${item.loc.join(".")}: ${describeStateTypo(item.input)}`
-        : line;
+      item && typo !== undefined && isStateTypo(item)
+        ? `${item.loc.join(".")}: ${describeStateTypo(typo)}`
+        : item && typo !== undefined && isLobTypo(item)
+          ? `${item.loc.join(".")}: ${describeLobTypo(typo)}`
+          : line;
     return flag ? `${text} (${flag})` : text;
   });
   throw validationError(

@@ -32,6 +32,14 @@ export async function snapshotPath(name: string, env: NodeJS.ProcessEnv): Promis
   return path.join(await resolveDataDir(env), `${name}${SNAPSHOT_EXTENSION}`);
 }
 
+function isFolder(file: string): boolean {
+  try {
+    return statSync(file).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 function isFile(file: string): boolean {
   try {
     return statSync(file).isFile();
@@ -53,8 +61,12 @@ export async function resolveNamedData(
   if (!isSnapshotName(value) || isFile(path.resolve(cwd, value))) return value;
   const file = await snapshotPath(value, env);
   if (isFile(file)) return file;
+  // A folder of that name in the working folder: say so, not "no file" (finding N14).
+  const here = isFolder(path.resolve(cwd, value))
+    ? `'${value}' in the working folder is a folder, not a dataset file`
+    : `no file '${value}' in the working folder`;
   throw new UsageError(
-    `--data ${value}: no snapshot named '${value}' in ${path.dirname(file)} (and no file '${value}' in the working folder)`,
+    `--data ${value}: no snapshot named '${value}' in ${path.dirname(file)} (and ${here})`,
     value === "medicare"
       ? "Pull it with `coverage data pull medicare`; `coverage data list` shows the snapshots there."
       : "`coverage data list` shows the snapshots there; give a file with a path (./FILE) otherwise.",

@@ -21,8 +21,13 @@ describe("coverage payers / lobs / updates (e2e, rules dataset)", () => {
   ])("table: coverage %s", async (line) => {
     const r = await run(line.split(" "));
     expect(r.exitCode).toBe(0);
-    // Only the line saying that --state CA also sends NF and SF.
-    expect(r.stderr.replace(/^--state CA also sends .*\n?/m, "")).toBe("");
+    // Only the lines saying that --state CA also sends NF and SF, and that `lobs --state`
+    // leaves nationwide LOBs out.
+    expect(
+      r.stderr
+        .replace(/^--state CA also sends .*\n?/m, "")
+        .replace(/^Nationwide lines of business are left out .*\n?/m, ""),
+    ).toBe("");
     expect(r.stdout).toMatchSnapshot();
   });
 
@@ -198,7 +203,11 @@ describe("coverage payers / lobs / updates (e2e, rules dataset)", () => {
       args: ["payers", "--limit", "0"],
       line: "query.limit: Input should be greater than or equal to 1 (--limit)",
     },
-    { args: ["payers", "--lob", "gold"], line: "query.lobs.0: Input should be" },
+    { args: ["payers", "--lob", "gold"], line: "query.lobs.0: 'gold' is not a LOB category" },
+    {
+      args: ["payers", "--lob", "medcaid"],
+      line: "query.lobs.0: 'medcaid' is not a LOB category: did you mean medicaid? (--lob)",
+    },
     { args: ["lobs", "--state", "XX"], line: "query.states.0: 'XX' is not a state code" },
     {
       args: ["lobs", "--offset", "-2"],

@@ -725,7 +725,10 @@ describe.concurrent("invalid values: exit 2, `loc: message` lines, nothing on st
     [["--limit", "x"], ["body.limit: Input should be a valid integer"]],
     [["--offset", "-1"], ["body.offset: Input should be greater than or equal to 0"]],
     [["--state", "zz"], ["body.policies.states.0: 'ZZ' is not a state code: did you mean AZ?"]],
-    [["--lob", "medicare"], ["body.policies.lobs.0: Input should be 'commercial'"]],
+    [
+      ["--lob", "medicare"],
+      ["body.policies.lobs.0: 'medicare' is not a LOB category: did you mean"],
+    ],
     [
       ["--effective-start", "2024-02-30"],
       ["error: --effective-start '2024-02-30' is not a real date"],

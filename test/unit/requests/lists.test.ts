@@ -134,7 +134,7 @@ describe("bad values are refused before any request, naming the flag", () => {
     {
       name: "--lob gold",
       build: () => offline.build.payers(buildPayersQuery({ lob: ["gold"] }), payersFlagFor),
-      line: "query.lobs.0: Input should be 'commercial',",
+      line: "query.lobs.0: 'gold' is not a LOB category (categories: commercial,",
     },
   ])("$name", ({ build, line }) => {
     let caught: { exitCode?: number; details?: string[] } | undefined;

@@ -310,7 +310,13 @@ describe("search flags refused before any request (exit 2, nothing on stdout)", 
       [/'CA NY' holds several codes: separate them with commas, as in CA,NY/],
     ],
     ["a name begun", ["--state", "Calif"], [/'CALIF' is not a state code: did you mean CA\?/]],
-    ["bad lob", ["--lob", "medicare"], [/body\.policies\.lobs\.0: Input should be 'commercial'/]],
+    [
+      "bad lob",
+      ["--lob", "medicare"],
+      [
+        /body\.policies\.lobs\.0: 'medicare' is not a LOB category: did you mean medicare_part_a or/,
+      ],
+    ],
     [
       "impossible date, quoted and named once",
       ["--effective-start", "2024-02-30"],

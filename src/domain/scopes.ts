@@ -1,5 +1,5 @@
 import type { Applicability, LobCategory } from "../contract/index.js";
-import { LOB_CATEGORIES } from "../contract/index.js";
+import { LOB_CATEGORIES, STATE_CODES } from "../contract/index.js";
 
 // A coverage scope is one payer x LOB category x state (rules.md Filter 4). The API groups
 // payers that share a state and a category set into one applicability item, so a list of
@@ -84,12 +84,30 @@ export function pairScopes(items: readonly Item[]): PayerScopes[] {
     );
 }
 
+const TERRITORIES = ["DC", "AS", "GU", "PR", "VI", "CNMI"];
+const SUB_STATES = ["NF", "SF", "DN", "QN", "UN", "EM", "WM"];
+const FIFTY_STATES = STATE_CODES.filter((c) => !TERRITORIES.includes(c) && !SUB_STATES.includes(c));
+
+/**
+ * States in words: a list that holds all fifty is "all 50 states" (and territories when they
+ * are all there too), with whatever else it holds after a `+`, not 56 codes in a row.
+ */
+function describeStates(list: readonly string[]): string {
+  const states = [...new Set(list)].sort((a, b) => compareCodePoints(a, b));
+  if (!FIFTY_STATES.every((c) => states.includes(c))) return states.join(" ");
+  let rest = states.filter((c) => !FIFTY_STATES.includes(c));
+  let label = "all 50 states";
+  if (TERRITORIES.every((c) => rest.includes(c))) {
+    label = "all states and territories";
+    rest = rest.filter((c) => !TERRITORIES.includes(c));
+  }
+  return rest.length ? `${label} + ${rest.join(" ")}` : label;
+}
+
 /** LOBs that share the same states go together: `medicaid, individual_aca · FL`. */
 function describeLobStates(states: Map<LobCategory, string[]>): string {
   const whereOf = (list: string[]) =>
-    list.includes("nationwide")
-      ? "nationwide"
-      : [...new Set(list)].sort((a, b) => compareCodePoints(a, b)).join(" ");
+    list.includes("nationwide") ? "nationwide" : describeStates(list);
   const lobsByWhere = new Map<string, LobCategory[]>();
   const lobs = [...states.keys()].sort((a, b) => lobRank(a) - lobRank(b));
   for (const lob of lobs) {

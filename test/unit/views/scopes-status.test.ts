@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Applicability } from "../../../src/contract/index.js";
+import { STATE_CODES, type Applicability } from "../../../src/contract/index.js";
 import { describePayerScopes, formatScopes, pairScopes } from "../../../src/domain/scopes.js";
 import { describeStatusDates, versionStatus } from "../../../src/domain/status.js";
 
@@ -21,6 +21,35 @@ const EVICORE: Applicability[] = [
   },
   { payer_ids: ["HUMANA"], payer_names: ["Humana"], lobs: ["medicaid"], state: "KY" },
 ];
+
+describe("scopes: a list of every state reads as one (finding N18)", () => {
+  const cms = (states: readonly string[]): Applicability[] =>
+    states.map((state) => ({
+      payer_ids: ["CMS"],
+      payer_names: ["Medicare (CMS)"],
+      lobs: ["medicare_part_b"],
+      state,
+    }));
+  const notSub = STATE_CODES.filter((c) => !["NF", "SF", "DN", "QN", "UN", "EM", "WM"].includes(c));
+  it.each<[string, readonly string[], string]>([
+    ["all 56 (a DME MAC's LCD)", notSub, "medicare_part_b · all states and territories"],
+    [
+      "the fifty and DC",
+      [...notSub.filter((c) => !["AS", "GU", "PR", "VI", "CNMI"].includes(c))],
+      "medicare_part_b · all 50 states + DC",
+    ],
+    [
+      "the fifty and sub-state codes",
+      [...notSub, "NF", "SF"],
+      "medicare_part_b · all states and territories + NF SF",
+    ],
+    ["one short of fifty", notSub.filter((c) => c !== "TX"), ""],
+  ])("%s", (_what, states, scope) => {
+    const [line] = pairScopes(cms(states));
+    if (scope) expect(line?.scope).toBe(scope);
+    else expect(line?.scope).toMatch(/^medicare_part_b · AK AL /);
+  });
+});
 
 describe("scopes: each beside its own payer", () => {
   it("the scopes field: sorted PAYER_ID lob STATE triples, US for nationwide", () => {

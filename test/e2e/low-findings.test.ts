@@ -1,0 +1,22 @@
+// The low findings of the second newcomer (issue 37 item 8, ../shared/findings/newcomer-2.md
+// N9-N20), through the CLI in this process.
+import { mkdirSync, mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { runInProcess } from "../helpers/run-cli.js";
+
+describe("N14: a bare --data name that is a folder says so", () => {
+  it("--data adir, ./adir a folder: 'is a folder', not 'no file'", async () => {
+    const cwd = mkdtempSync(path.join(os.tmpdir(), "coverage-adir-"));
+    mkdirSync(path.join(cwd, "adir"));
+    const home = mkdtempSync(path.join(os.tmpdir(), "coverage-home-"));
+    const r = await runInProcess(["--data", "adir", "search"], {
+      cwd,
+      env: { XDG_DATA_HOME: home },
+    });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain("'adir' in the working folder is a folder, not a dataset file");
+    expect(r.stderr).not.toContain("no file 'adir'");
+  });
+});

@@ -5,13 +5,19 @@ import { styleStatus } from "./policies.js";
 import { wrapText } from "./table.js";
 import { stripControls, type Io } from "./terminal.js";
 
-type ViewIo = Pick<Io, "columns" | "chalk">;
+type ViewIo = Pick<Io, "columns" | "chalk"> & { stdoutIsTTY?: boolean };
 
 const TITLES: Record<Relationship, string> = {
   COVERS: "Covers",
   DOES_NOT_COVER: "Does not cover",
   REFERENCES: "Mentions (no coverage decision)",
 };
+
+/** Whether a code view (a code report or a matrix) found no policy listing the code. */
+function listsNothing(r: object): boolean {
+  if ("groups" in r) return (r as CodeReport).groups.every((g) => g.policies.length === 0);
+  return "rows" in r && Array.isArray(r.rows) && r.rows.length === 0;
+}
 
 /** The heading of a code view: `CPT 97110: description` and the day it looks at. */
 export function renderCodeHeading(
@@ -20,7 +26,11 @@ export function renderCodeHeading(
 ): string {
   const description = r.description
     ? stripControls(r.description)
-    : io.chalk.dim("no description known");
+    : io.chalk.dim(
+        listsNothing(r)
+          ? "no description known (no policy lists it: is it a real code?)"
+          : "no description known",
+      );
   const when = r.effective_on
     ? `Policies in effect on ${r.effective_on}`
     : "Every version, whatever its dates";
@@ -62,6 +72,7 @@ export function renderCodeReport(r: CodeReport, io: ViewIo, today: string): stri
     out.push(io.chalk.bold(`${TITLES[g.relationship]} (${g.policies.length})`));
     out.push(...g.policies.map((p) => renderPolicyLines(p, io, today)), "");
   }
-  if (!any) out.push(io.chalk.dim("No policy lists this code."), "");
+  // Piped, stderr says it (writeView): once, not in the data as well (finding N11).
+  if (!any && io.stdoutIsTTY !== false) out.push(io.chalk.dim("No policy lists this code."), "");
   return out.join("\n").trimEnd();
 }

@@ -11,7 +11,7 @@ import { renderTable, wrapText, type Column } from "./table.js";
 import { stripControls, type Io } from "./terminal.js";
 import { measureColumns } from "./text-width.js";
 
-type ViewIo = Pick<Io, "columns" | "chalk">;
+type ViewIo = Pick<Io, "columns" | "chalk"> & { stdoutIsTTY?: boolean };
 
 const GAP = 2;
 
@@ -101,7 +101,11 @@ export function renderVariation(v: Variation, io: ViewIo): string {
  */
 export function renderMatrix(m: Matrix, io: ViewIo): string {
   const head = renderCodeHeading(m, io);
-  if (m.rows.length === 0) return `${head}\n\n${io.chalk.dim("No policy lists this code here.")}`;
+  if (m.rows.length === 0)
+    // Piped, stderr says it (writeView): once, not in the data as well (finding N11).
+    return io.stdoutIsTTY === false
+      ? head
+      : `${head}\n\n${io.chalk.dim("No policy lists this code here.")}`;
   const width = m.states.length;
   const cell = (r: number, c: number) => m.cells[r * width + c]!;
   const groups = groupColumns(m);

@@ -20,3 +20,13 @@ describe("N14: a bare --data name that is a folder says so", () => {
     expect(r.stderr).not.toContain("no file 'adir'");
   });
 });
+
+describe("N11: an empty code view says so once, and hints at a code that may not exist", () => {
+  it.each([["code"], ["matrix"]])("%s CPT:99999 piped", async (command) => {
+    const r = await runInProcess(["-q", command, "CPT:99999"]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain("no description known (no policy lists it: is it a real code?)");
+    expect(r.stdout).not.toContain("No policy lists this code");
+    expect(r.stderr.match(/No policy lists this code/g)).toHaveLength(1);
+  });
+});

@@ -38,8 +38,8 @@ export function expandStates(states: readonly string[]): string[] {
 }
 
 /**
- * The one stderr line telling that `--state` values were widened (`--state CA also sends NF, SF
- * ...`), or undefined when none of the typed states is split. `flag` names the option.
+ * The one stderr line telling that `--state` values were widened (`--state CA also sends NF
+ * (Northern California), SF (...)`), or undefined when none of the typed states is split. `flag` names the option.
  */
 export function describeStateExpansion(
   states: readonly string[],
@@ -51,7 +51,8 @@ export function describeStateExpansion(
   if (widened.length === 0) return undefined;
   const parts = widened.map((s) => {
     const subs = subStatesOf(s);
-    return `${s} also sends ${subs.join(", ")} (${subs.map((c) => SUB_STATE_NAMES[c]).join(", ")})`;
+    // Each code beside its name: "Queens, New York" holds a comma of its own (finding N10).
+    return `${s} also sends ${subs.map((c) => `${c} (${SUB_STATE_NAMES[c]})`).join(", ")}`;
   });
   return `${flag} ${parts.join("; ")}: Medicare's sub-state jurisdictions. Add --exact-state to send only the codes typed.`;
 }

@@ -43,7 +43,7 @@ describe.concurrent("HTTP backend: the request on the wire", () => {
     expect(req!.headers["x-api-key"]).toBe(KEY);
     expect(req!.headers["content-type"]).toBe("application/json");
     expect(JSON.parse(r.stdout)).toEqual(EMPTY);
-    expect(r.stderr).toContain("--state CA also sends NF, SF");
+    expect(r.stderr).toContain("--state CA also sends NF (Northern California), SF");
   });
 
   it("--exact-state puts the states on the wire as typed", async (t) => {

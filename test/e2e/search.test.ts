@@ -18,7 +18,7 @@ describe("coverage search (e2e, built CLI)", () => {
       },
     });
     expect(r.stderr).toBe(
-      "--state CA also sends NF, SF (Northern California, Southern California): Medicare's sub-state jurisdictions. Add --exact-state to send only the codes typed.",
+      "--state CA also sends NF (Northern California), SF (Southern California): Medicare's sub-state jurisdictions. Add --exact-state to send only the codes typed.",
     );
   });
 

@@ -236,7 +236,7 @@ describe("coverage mcp: texts in the tools' terms (issue 37 item 4)", () => {
     expect(payer).toMatch(/payers 'AETN' is not a payer id/);
     expect(payer).toMatch(/Closest payer ids: AETNA; list_payers lists them all\./);
     const widened = textOf(await call("search_policies", { codes: ["CPT:97110"], states: ["CA"] }));
-    expect(widened).toContain("State CA also brings NF, SF");
+    expect(widened).toContain("State CA also brings NF (Northern California), SF");
     expect(widened).not.toContain("exact");
     const paged = textOf(await call("recent_updates", { payers: ["UHC"], limit: 1 }));
     expect(paged).toContain("ask for the next page with offset 1");

@@ -45,7 +45,7 @@ describe("expandStates (cli.md: states that Medicare splits)", () => {
 
   it("names every sub-state code it adds, and says nothing when nothing is widened", () => {
     expect(describeStateExpansion(["CA"])).toBe(
-      "--state CA also sends NF, SF (Northern California, Southern California): Medicare's sub-state jurisdictions. Add --exact-state to send only the codes typed.",
+      "--state CA also sends NF (Northern California), SF (Southern California): Medicare's sub-state jurisdictions. Add --exact-state to send only the codes typed.",
     );
     expect(describeStateExpansion(["TX", "NF"])).toBeUndefined();
     for (const sub of expandStates(["CA", "NY", "MO"]).filter((s) => s.length === 2))
@@ -63,7 +63,7 @@ describe("--state on every command with it (request sent, stderr line)", () => {
     const r = await dryRun([...args, "--state", "CA"]);
     expect(r.code).toBe(0);
     expect(r.request.body?.policies?.states).toEqual(expanded);
-    expect(r.stderr.match(/--state CA also sends NF, SF/g)).toHaveLength(1);
+    expect(r.stderr.match(/--state CA also sends NF \(Northern California\), SF/g)).toHaveLength(1);
   });
 
   it("search: the body of cli.md's example, byte for byte", async () => {
@@ -76,7 +76,7 @@ describe("--state on every command with it (request sent, stderr line)", () => {
   it("lobs --state ca sends CA, NF, SF as query parameters", async () => {
     const r = await dryRun(["lobs", "--state", "ca"]);
     expect(r.request.url).toContain("states=CA&states=NF&states=SF");
-    expect(r.stderr).toContain("--state CA also sends NF, SF");
+    expect(r.stderr).toContain("--state CA also sends NF (Northern California), SF");
   });
 
   it.each([
@@ -144,4 +144,12 @@ describe("--state on every command with it (request sent, stderr line)", () => {
       expect(run.rawStdout).toContain("QN (Queens, New York)");
     },
   );
+});
+
+describe("the widening notice pairs each code with its name (finding N10)", () => {
+  it("NY: three codes, three names, none read as two", () => {
+    expect(describeStateExpansion(["ny"])).toContain(
+      "NY also sends DN (Downstate New York), QN (Queens, New York), UN (Upstate New York)",
+    );
+  });
 });

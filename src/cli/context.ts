@@ -8,6 +8,7 @@ import { readProfile } from "../config/read.js";
 import { resolveToday } from "../engine/time.js";
 import { createPendingSpinner } from "../output/spinner.js";
 import { createIo, stripControls, type Io } from "../output/terminal.js";
+import { wrapWords } from "../domain/terminal-text.js";
 import { checkBaseUrl } from "../backend/base-url.js";
 import { maskSecrets, redactUrl } from "../backend/http-redact.js";
 import { describeRequest } from "./dry-run.js";
@@ -114,14 +115,19 @@ export async function createContext(
   });
 
   // A line on stderr for people, dimmed; `notice` only when a person is there to read it.
+  // On a terminal, lines wrap at spaces to its width (the terminal would break words).
+  const fit = (text: string) =>
+    io.stderrIsTTY
+      ? wrapWords(text, (io.stderr as NodeJS.WriteStream).columns || io.columns)
+      : text;
   const say = (message: string) => {
-    if (!settings.quiet) io.stderr.write(io.chalk.dim(stripControls(message)) + "\n");
+    if (!settings.quiet) io.stderr.write(io.chalk.dim(fit(stripControls(message))) + "\n");
   };
   const notice = (message: string) => {
     if (io.stderrIsTTY) say(message);
   };
   const warn = (message: string) => {
-    if (!settings.quiet) io.stderr.write(`warning: ${stripControls(message)}\n`);
+    if (!settings.quiet) io.stderr.write(`${fit(`warning: ${stripControls(message)}`)}\n`);
   };
 
   // The API answers with its own data and date: these two flags do not reach it.

@@ -22,3 +22,27 @@ export function stripControls(text: string, keepCr = false): string {
     .replace(keepCr ? CONTROLS_BUT_CR : CONTROLS, "")
     .replace(BIDI, "");
 }
+
+/**
+ * Text wrapped at spaces to `width` columns (a word longer than that stays whole on its own
+ * line: ids are never broken). Lines already shorter are left as they are.
+ */
+export function wrapWords(text: string, width: number): string {
+  if (width < 20) return text;
+  return text
+    .split("\n")
+    .map((line) => {
+      if (line.length <= width) return line;
+      const out: string[] = [];
+      let current = "";
+      for (const word of line.split(" ")) {
+        if (current && current.length + 1 + word.length > width) {
+          out.push(current);
+          current = word;
+        } else current = current ? `${current} ${word}` : word;
+      }
+      out.push(current);
+      return out.join("\n");
+    })
+    .join("\n");
+}

@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runInProcess } from "../helpers/run-cli.js";
+import { withStderrOnTty } from "../helpers/tty.js";
 
 describe("N14: a bare --data name that is a folder says so", () => {
   it("--data adir, ./adir a folder: 'is a folder', not 'no file'", async () => {
@@ -28,5 +29,17 @@ describe("N11: an empty code view says so once, and hints at a code that may not
     expect(r.stdout).toContain("no description known (no policy lists it: is it a real code?)");
     expect(r.stdout).not.toContain("No policy lists this code");
     expect(r.stderr.match(/No policy lists this code/g)).toHaveLength(1);
+  });
+});
+
+describe("N9: stderr notices wrap at spaces to the terminal", () => {
+  it("search --state CA at 80 columns: no line over 80, no word cut", async () => {
+    const r = await withStderrOnTty(["search", "--code", "CPT:97110", "--state", "CA"]);
+    expect(r.exitCode).toBe(0);
+    const lines = r.terminal.replace(/\r/g, "").split("\n");
+    expect(lines.every((l) => l.length <= 80)).toBe(true);
+    const notice = lines.join(" ");
+    expect(notice).toContain("Medicare's sub-state jurisdictions");
+    expect(notice).not.toMatch(/Medicar\s+e's/);
   });
 });

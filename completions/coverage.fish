@@ -156,7 +156,7 @@ function __coverage_options --argument-names path --description 'The options rec
         case 'lobs'
             printf '%s\t%s\n' '--lob' 'LOB categories: commercial, medicare_part_a, medicare_part_b, medicare_advantage, medicare_part_d, medicaid, individual_aca (repeatable, comma-separated)'
             printf '%s\t%s\n' '--payer' 'payer ids (repeatable, comma-separated)'
-            printf '%s\t%s\n' '--state' 'state or jurisdiction codes, any case; exact match, so nationwide LOBs are left out'
+            printf '%s\t%s\n' '--state' 'state or jurisdiction codes, any case; exact match, so nationwide LOBs are left out (stderr says so)'
             printf '%s\t%s\n' '--exact-state' 'send --state codes as typed, without the sub-state jurisdictions of CA, NY, MO'
             printf '%s\t%s\n' '--limit' 'results per page, 1-100 (default 20)'
             printf '%s\t%s\n' '--offset' 'results to skip (default 0)'

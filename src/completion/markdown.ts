@@ -1,3 +1,4 @@
+import { wrapWords } from "../domain/terminal-text.js";
 import { allCommands, type ArgumentSpec, type CommandSpec, type OptionSpec } from "./model.js";
 import type { ValueSpec } from "./values.js";
 
@@ -125,15 +126,7 @@ function completedValues(root: CommandSpec): string[] {
 
 /** Words joined into lines of at most `width` columns (prettier keeps markdown prose as is). */
 function wrap(text: string, width = 98): string {
-  const lines: string[] = [];
-  let line = "";
-  for (const word of text.split(" ")) {
-    if (line && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  return [...lines, line].join("\n");
+  return wrapWords(text, width);
 }
 
 /** docs/commands.md's shell completion section: what completes (from the tree) and how to install. */

@@ -150,9 +150,11 @@ describe("help: each command has two or three real examples", () => {
       for (const line of lines) {
         const r = await runInProcess(line.split(" ").slice(1), { cwd });
         // Nothing on stderr but the one line saying that the sample data answers (and the one
-        // saying that --state CA also sends NF and SF, and where a download went).
+        // saying that --state CA also sends NF and SF, that `lobs --state` leaves nationwide
+        // LOBs out, and where a download went).
         const stderr = r.stderr
           .replace(/^--state .* also sends .*\n?/m, "")
+          .replace(/^Nationwide lines of business are left out .*\n?/m, "")
           .replace(/^Saved .*\n?/m, "")
           .replace(/^Using the bundled sample data \(no API configured.*\n?/, "");
         expect({ line, code: r.exitCode, stderr }).toEqual({ line, code: 0, stderr: "" });

@@ -76,7 +76,7 @@ describe.concurrent("HTTP backend: the key's safety", () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toMatch(
       new RegExp(
-        `^POST ${s.url}/v1/policies/filter 200 \\d+ ms 1 retry x-api-key: \\*\\*\\*$`,
+        `^POST ${s.url}/v1/policies/filter 200 \\d+ ms 1 retry x-api-key: \\*\\*\\* body \\{.*\\}$`,
         "m",
       ),
     );

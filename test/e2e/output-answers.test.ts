@@ -19,7 +19,8 @@ describe("each scope beside its own payer", () => {
   });
 
   it("code --json: each policy's scopes paired, the applicability items kept", async () => {
-    const r = await runInProcess(["-q", "code", "HCPCS:E0601", "--state", "NF", "--json"]);
+    // No --state: a state narrows the scopes shown to its own (views-agree.test.ts).
+    const r = await runInProcess(["-q", "code", "HCPCS:E0601", "--json"]);
     const report = JSON.parse(r.stdout) as {
       groups: Array<{ policies: Array<Record<string, unknown>> }>;
     };
@@ -42,7 +43,7 @@ describe("each scope beside its own payer", () => {
   });
 
   it("code table: one line per payer, Humana never beside Medicare Part B", async () => {
-    const r = await runInProcess(["-q", "code", "HCPCS:E0601", "--state", "NF"], {
+    const r = await runInProcess(["-q", "code", "HCPCS:E0601"], {
       env: { COLUMNS: "120", NO_COLOR: "1" },
     });
     expect(r.stdout).toContain("    Humana: medicare_advantage · nationwide\n");

@@ -53,7 +53,7 @@ describe("stored files that are symbolic links: local engine", () => {
     const r = await runInProcess(["--data", data, "download", "a/pt/2025-01-01", "-o", "-"]);
     expect(r.exitCode, r.stderr).toBe(4);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toContain("No file stored for this policy");
+    expect(r.stderr).toContain("a/pt/2025-01-01 has no stored original file");
   });
 
   it("a relative link that climbs out with .. is refused too", async () => {

@@ -31,12 +31,21 @@ function shouldColor(flag: boolean | undefined, env: NodeJS.ProcessEnv, isTTY: b
   return isTTY;
 }
 
-/** Table width: the terminal's, else COLUMNS, else 120 (pipes get room to spare). */
-function terminalColumns(stream: NodeJS.WritableStream, env: NodeJS.ProcessEnv): number {
+/**
+ * Table width: COLUMNS, else the terminal's; piped (`| head`, `| less`) with stderr still on a
+ * terminal, that terminal's, where the table is read (finding N15); else 120.
+ */
+function terminalColumns(
+  stream: NodeJS.WritableStream,
+  env: NodeJS.ProcessEnv,
+  stderr?: NodeJS.WritableStream,
+): number {
   const cols = Number(env.COLUMNS);
   if (Number.isInteger(cols) && cols > 20) return cols;
   const ttyCols = (stream as NodeJS.WriteStream).columns;
   if (ttyCols && ttyCols > 20) return ttyCols;
+  const reader = stderr as NodeJS.WriteStream | undefined;
+  if (reader?.isTTY && reader.columns > 20) return reader.columns;
   return 120;
 }
 
@@ -61,7 +70,7 @@ export async function createIo(
     stderr,
     stdoutIsTTY,
     stderrIsTTY,
-    columns: terminalColumns(stdout, env),
+    columns: terminalColumns(stdout, env, stderr),
     color,
     chalk: color ? new (await import("chalk")).Chalk({ level: 1 }) : plainChalk,
   };

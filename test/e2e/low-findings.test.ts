@@ -43,3 +43,13 @@ describe("N9: stderr notices wrap at spaces to the terminal", () => {
     expect(notice).not.toMatch(/Medicar\s+e's/);
   });
 });
+
+describe("N15: a table piped while stderr is on a terminal fits that terminal", () => {
+  it("search --payer CMS --all | file, stderr on an 80-column terminal: lines of at most 80", async () => {
+    const r = await withStderrOnTty(["-q", "search", "--payer", "CMS", "--all"]);
+    expect(r.exitCode).toBe(0);
+    const lines = r.stdout.split("\n");
+    expect(lines.length).toBeGreaterThan(3);
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(80);
+  });
+});

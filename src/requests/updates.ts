@@ -2,6 +2,7 @@ import { definedOnly, buildPageQuery, makeQueryFlagHint, type PageFlags } from "
 import type { UpdateNarrowing } from "../views/update-changes.js";
 import { LobCategory, LOB_CATEGORIES, safeParseBounded } from "../contract/index.js";
 import { UsageError } from "../errors.js";
+import { describeLobTypo } from "./lob-typos.js";
 import { integerish, parseCodeFlag, parseLobs, requireList } from "./parse-flags.js";
 
 /** The `updates` flags as commander hands them over. */
@@ -52,7 +53,7 @@ function checkLobCategories(lobs: string[] | undefined): string[] | undefined {
   const bad = lobs?.find((l) => !safeParseBounded(LobCategory, l).success);
   if (bad !== undefined)
     throw new UsageError(
-      `--lob '${bad}' is not a LOB category`,
+      `--lob ${describeLobTypo(bad)}`,
       `Use one of ${LOB_CATEGORIES.join(", ")} (comma-separated for several).`,
     );
   return lobs;

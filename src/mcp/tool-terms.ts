@@ -21,14 +21,19 @@ const TOOL_OF_COMMAND: Record<string, string> = {
 /** Flags whose input field is not the flag's own name (nor its plural). */
 const FIELD_OF_FLAG: Record<string, string> = { diagnosis: "diagnoses" };
 
-/** Lines that repeat what the answer's "Source:" line says. */
-const SOURCE_LINE = /^Using (the bundled sample data|the local engine over|the local engine)\b/;
+/** Lines the answer's text says already: its "Source:" line, its page line "(more: offset N)". */
+const SAID_LINE =
+  /^(Using (the bundled sample data|the local engine over|the local engine)\b|More [a-z ]+: add --offset \d+)/;
 
 /** Sentence-level rewrites, before flags are mapped: the CLI's paging advice, a widened state. */
 const REWRITES: Array<[RegExp, string]> = [
   [/add --offset (\d+)(, or --all for every page)?/g, "ask for the next page with offset $1"],
   [/ Add --exact-state to send only the codes typed\./g, ""],
   [/^--state (\S+(?:, \S+)*) also sends /, "State $1 also brings "],
+  [
+    /^Nationwide lines of business are left out .*$/,
+    "Nationwide lines of business are left out (states match a LOB's own state): list_lobs without states lists them too.",
+  ],
 ];
 
 /** The field of `tool` that a flag sets, or undefined when the tool has none. */
@@ -71,7 +76,7 @@ function rewriteSentence(sentence: string, spec: ToolSpec, keep: boolean): strin
 export function inToolTerms(text: string, spec: ToolSpec): string {
   const lines: string[] = [];
   for (const [index, line] of text.split("\n").entries()) {
-    if (SOURCE_LINE.test(line)) continue;
+    if (SAID_LINE.test(line)) continue;
     let rewritten = line;
     for (const [pattern, replacement] of REWRITES)
       rewritten = rewritten.replace(pattern, replacement);

@@ -240,6 +240,10 @@ describe("coverage mcp: texts in the tools' terms (issue 37 item 4)", () => {
     expect(widened).not.toContain("exact");
     const paged = textOf(await call("recent_updates", { payers: ["UHC"], limit: 1 }));
     expect(paged).toContain("ask for the next page with offset 1");
+    const lobs = textOf(await call("list_lobs", { payers: ["CIGNA"], states: ["TX"] }));
+    expect(lobs).toContain("list_lobs without states lists them too");
+    const page = textOf(await call("search_policies", { limit: 2 }));
+    expect(page.match(/offset 2/g)).toHaveLength(1);
     const unknown = textOf(await call("get_policy", { policy_id: "cms-lcd/L3404" }));
     expect(unknown).toContain("with search_policies");
   });

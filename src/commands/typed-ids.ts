@@ -2,7 +2,7 @@ import type { ApiClient } from "../backend/client.js";
 import { confirmPayerByLobs, listCatalogueIds } from "../backend/catalogue-ids.js";
 import type { CommandContext } from "../cli/context.js";
 import { CliError, ExitCode } from "../errors.js";
-import { respellInput, type IdField, type IdKind } from "../requests/catalogue-ids.js";
+import { readPath, respellInput, type IdField, type IdKind } from "../requests/catalogue-ids.js";
 
 // Payer and LOB ids are sent as typed: a right answer costs the requests it always did. The
 // catalogue (every payer or LOB, 100 a page) is asked for only when the answer could hide a
@@ -17,12 +17,6 @@ const KEYS: Record<IdKind, readonly string[]> = {
   payer: ["payer_id", "payer_ids"],
   lob: ["lob_id", "lob_ids"],
 };
-
-function readPath(obj: Json, path: readonly string[]): unknown {
-  let v: unknown = obj;
-  for (const key of path) v = v !== null && typeof v === "object" ? (v as Json)[key] : undefined;
-  return v;
-}
 
 /** The ids of each kind given in the input, as typed. */
 function typedIds(input: Json, fields: readonly IdField[]): Map<IdKind, string[]> {

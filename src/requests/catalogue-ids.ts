@@ -84,7 +84,8 @@ export interface IdField {
 
 type Json = Record<string, unknown>;
 
-function readPath(obj: Json, path: readonly string[]): unknown {
+/** The value at `path` of a request input (undefined when any step is missing). */
+export function readPath(obj: Json, path: readonly string[]): unknown {
   let v: unknown = obj;
   for (const key of path) v = v !== null && typeof v === "object" ? (v as Json)[key] : undefined;
   return v;

@@ -97,6 +97,15 @@ describe("over HTTP: ids go as typed; /v1/payers and /v1/lobs only when the answ
     expect(JSON.parse(server.requests[0]!.body).policies.payer_ids).toEqual(["AETNA"]);
     paths();
   });
+  it.each([["code"], ["matrix"]])(
+    "%s CPT:97110 --payer AETNA: exactly one request, the view's",
+    async (command) => {
+      // --today pins the day, so the answer's Date header cannot ask for another day.
+      const r = await http(["--today", "2026-11-21", command, "CPT:97110", "--payer", "AETNA"]);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(paths()).toEqual(["/v1/policies/filter"]);
+    },
+  );
   it("--verbose shows what was sent, the body's ids included", async () => {
     const r = await http(["--verbose", "search", "--payer", "AETNA"]);
     expect(r.exitCode).toBe(0);

@@ -2,6 +2,13 @@ import type { McdImportReport } from "../import/mcd/import.js";
 
 const n = (value: number) => value.toLocaleString("en-US");
 
+/** The code links a group's paragraph made "not covered", in one sentence (finding N19). */
+function describeExcluded({ named, group }: McdImportReport["excluded"]): string {
+  const what = "HCPCS/CPT code links read as not covered from their group's paragraph";
+  if (named + group === 0) return `${what}: none`;
+  return `${what}: ${n(named + group)} (${n(named)} named in a sentence saying so, ${n(group)} in groups declared not covered as a whole)`;
+}
+
 /** The summary of an MCD import, for stderr: what was written, left out and skipped. */
 export function formatImportSummary(report: McdImportReport, output: string): string[] {
   const { documents: d, written: w } = report;
@@ -20,7 +27,7 @@ export function formatImportSummary(report: McdImportReport, output: string): st
         : ""
     }; CPT descriptions are never imported`,
     `as of ${report.asOf ?? "unknown (no last_updated date)"}`,
-    `not covered by their group's paragraph: ${n(report.excluded.named)} HCPCS/CPT links named in a not-covered sentence, ${n(report.excluded.group)} in a group declared not covered (the category keeps the paragraph)`,
+    describeExcluded(report.excluded),
   ];
   if (report.retiredNcds)
     lines.push(

@@ -344,7 +344,7 @@ describe("the MCD import on the excerpt in the real export's format", () => {
   it("the summary counts the links each rule excluded", () => {
     // A56566: 2 named (rule 2); A54095 group 7: 95999 named, 2 by "the following" (rule 3).
     expect(imported.stderr).toMatch(
-      /3 HCPCS\/CPT links named in a not-covered sentence, 2 in a group declared not covered/,
+      /HCPCS\/CPT code links read as not covered from their group's paragraph: 5 \(3 named in a sentence saying so, 2 in groups declared not covered as a whole\)/,
     );
   });
 

@@ -24,7 +24,8 @@ A policy is read as a whole: an article that lists diagnoses for some of its pro
 is read as listing them for all of its procedures. The category shown lets you see which group
 the diagnosis comes from. ICD-10-CM codes compare dotless and in any case (m5450 = M54.50).
 --state CA also asks for NF and SF (Northern and Southern California), NY for DN, QN and UN
-(Downstate, Queens, Upstate New York), MO for EM and WM (Eastern and Western Missouri); add
+(Downstate, Queens, Upstate New York), MO for EM and WM (Eastern and Western Missouri), and
+each of those asks for its state too (a statewide policy applies in its parts); add
 --exact-state to ask for the code alone.
 
 Input file: CSV with a header (procedure, diagnosis, and optional state, lob, payer, date;
@@ -61,10 +62,13 @@ export function registerCheck(program: Command, run: RunEnvironment): void {
       "an ICD-10-CM diagnosis of the line (repeatable, comma-separated)",
       collect,
     )
-    .option("--state <code>", "the patient's state (a split state brings its jurisdictions)")
+    .option(
+      "--state <code>",
+      "the patient's state (a split state brings its jurisdictions, a jurisdiction its state)",
+    )
     .option(
       "--exact-state",
-      "send --state (and a line's state) as given, without sub-state jurisdictions",
+      "send --state (and a line's state) as given, without sub-state jurisdictions or their state",
     )
     .option("--lob <category>", `the LOB category: ${LOB_CATEGORIES.join(", ")}`)
     .option("--payer <id>", "the payer id (see `coverage payers`)")

@@ -64,6 +64,8 @@ export interface McdImportReport {
   excluded: { named: number; group: number };
   /** NCD rows that are retirement notices (terminated before they took effect), kept retired. */
   retiredNcds: number;
+  /** NCD rows retired by their title alone ("... - RETIRED", no termination date), kept retired. */
+  retiredNcdsByTitle: number;
   /** Malformed rows skipped, by reason, with the first few named by file and line. */
   skipped: { count: number; byReason: Map<string, number>; examples: string[] };
   /** Catalogue descriptions by where they came from. */
@@ -133,6 +135,11 @@ const ARTICLE_SECTIONS: Section[] = [
   { column: "add_icd10_info", label: "Additional ICD-10 Information" },
   { column: "history_exp", label: "Revision History Explanation" },
 ];
+// An NCD's title marks it retired: "... - RETIRED" (39 rows of the export of 2026-08) or
+// "... (RETIRED)" (2 rows).
+const RETIRED_TITLE = /(?:\s[-\u2013\u2014]\s*RETIRED|\(\s*RETIRED\s*\))\s*$/i;
+const RETIRED_BY_TITLE = "Retired: its title says so; CMS gives no termination date. ";
+
 const NCD_SECTIONS: Section[] = [
   { column: "itm_srvc_desc", label: "Item/Service Description" },
   { column: "indctn_lmtn", label: "Indications and Limitations of Coverage" },
@@ -224,6 +231,7 @@ class McdImport {
     leftOut: new Map(),
     excluded: { named: 0, group: 0 },
     retiredNcds: 0,
+    retiredNcdsByTitle: 0,
     skipped: { count: 0, byReason: new Map(), examples: [] },
     codes: new Map(),
     missing: [],
@@ -797,11 +805,17 @@ class McdImport {
         });
     }
     // mcd-import.md: an NCD row terminated before it took effect is the retirement notice of
-    // that NCD; it is kept as a version in effect on no day, its summary saying so.
+    // that NCD; it is kept as a version in effect on no day, its summary saying so. A row whose
+    // title says it is retired is one too, with or without a termination date (27 rows of the
+    // export of 2026-02-15 have none), so a week that adds or drops the date changes no status.
     let retiredOn: string | undefined;
+    let retiredByTitle = false;
     if (to !== null && to <= from) {
       if (doc.kind !== "ncd") return this.leftOut(`${what} that end on or before they start`);
       retiredOn = to;
+      to = from;
+    } else if (doc.kind === "ncd" && RETIRED_TITLE.test(row.get("ncd_mnl_sect_title"))) {
+      retiredByTitle = true;
       to = from;
     }
     const policyId = `${doc.source}/${doc.number}/${from}`;
@@ -832,12 +846,10 @@ class McdImport {
       file_url: doc.fileUrl,
       file_type: "html",
       listing_url: LISTING[doc.kind],
-      summary: retiredOn
-        ? cutAtWord(
-            `Retired: coverage ended ${retiredOn}. ${htmlToPlainTextPrefix(doc.summaryHtml, 300)}`.trim(),
-            300,
-          )
-        : cutAtWord(htmlToPlainTextPrefix(doc.summaryHtml, 300), 300),
+      summary: cutAtWord(
+        `${retiredOn ? `Retired: coverage ended ${retiredOn}. ` : retiredByTitle ? RETIRED_BY_TITLE : ""}${htmlToPlainTextPrefix(doc.summaryHtml, 300)}`.trim(),
+        300,
+      ),
       criteria_text: criteria || null,
       applicability: this.applicability(doc, from, to),
       codes: this.takeCodes(doc.key),
@@ -854,6 +866,7 @@ class McdImport {
     this.sink.addPolicy(policy);
     this.report.documents[doc.kind]++;
     if (retiredOn) this.report.retiredNcds++;
+    if (retiredByTitle) this.report.retiredNcdsByTitle++;
   }
 
   private applicability(doc: DocumentRow, from: string, to: string | null): DatasetLink[] {

@@ -27,7 +27,13 @@ import {
   UnknownContractorKind,
 } from "./map.js";
 import { htmlToMarkdownInPieces } from "./html-pieces.js";
-import { exclusionOf, readParagraph, type ParagraphReading } from "./paragraph-rule.js";
+import {
+  exclusionOf,
+  keySentences,
+  readParagraph,
+  type KeySentences,
+  type ParagraphReading,
+} from "./paragraph-rule.js";
 import { findTables, type TableSet } from "./sources.js";
 
 export interface McdImportOptions {
@@ -104,8 +110,12 @@ interface Jurisdiction {
   term: string | null;
 }
 interface Group {
+  /** Null when the paragraph says nothing (empty, `N/A`). */
   category: string | null;
   reading: ParagraphReading;
+  /** Rule 6: the sentences a category quotes, and those quoted so far (one string each). */
+  key: KeySentences;
+  quoted: Map<string, string | null>;
 }
 interface Section {
   column: string;
@@ -542,7 +552,7 @@ class McdImport {
         // A document's first link costs its list and key too (measured: ~4 links' worth).
         this.hold(list.length ? 1 : 4 + Math.ceil(doc.length / CHARS_PER_LINK), file);
         list.push(code, CODE_SYSTEMS.indexOf(system) * 4 + RELATIONSHIPS.indexOf(relationship));
-        list.push(group?.category ?? null);
+        list.push(group ? quoteFor(group, table.kind === "procedure" ? code : undefined) : null);
         this.codeLinks.set(doc, list);
         // ICD-10-CM and HCPCS Level II descriptions are public (CMS/NCHS); the same column holds
         // the AMA's descriptor for a CPT code, which is never kept.
@@ -606,13 +616,17 @@ class McdImport {
     const key = `${number}|${createHash("sha1").update(html).digest("base64")}`;
     let group = this.paragraphs.get(key);
     if (!group) {
+      const lines = htmlToPlainLines(html);
       group = {
         category: toCategory(htmlToPlainText(html)),
-        reading: readParagraph(htmlToPlainLines(html), number),
+        reading: readParagraph(lines, number),
+        key: keySentences(lines, number),
+        quoted: new Map(),
       };
       const { named, namedRanges, covered, coveredRanges } = group.reading;
       const codes = named.size + namedRanges.length + covered.size + coveredRanges.length;
-      this.hold(2 + codes + Math.ceil((group.category?.length ?? 0) / CHARS_PER_LINK), file);
+      const text = (group.category?.length ?? 0) + group.key.chars;
+      this.hold(2 + codes + Math.ceil(text / CHARS_PER_LINK), file);
       this.paragraphs.set(key, group);
     }
     return group;
@@ -962,4 +976,18 @@ interface DocumentRow {
   summaryHtml: string;
   criteria: Section[];
   sections: Section[];
+}
+
+/**
+ * A code link's category (mcd-import.md rule 6): the sentence of its group's paragraph that
+ * names the code, else the one declaring the group (else its first sentence of substance), cut
+ * at 120 characters; null when the paragraph says nothing. `code` only for HCPCS/CPT lists.
+ */
+function quoteFor(group: Group, code: string | undefined): string | null {
+  if (group.category === null) return null;
+  const sentence = (code === undefined ? undefined : group.key.naming(code)) ?? group.key.group;
+  if (sentence === undefined) return group.category;
+  let quoted = group.quoted.get(sentence);
+  if (quoted === undefined) group.quoted.set(sentence, (quoted = toCategory(sentence)));
+  return quoted;
 }

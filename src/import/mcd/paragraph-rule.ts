@@ -35,9 +35,16 @@ const LEGEND =
 const DISCLAIMER =
   /the appearance of a code in this section does not necessarily indicate coverage\.?/gi;
 
-// Step 2. Words that declare something not covered.
+// Step 2. Words that declare something not covered (rule 5 adds "Non-coverage", "is not a
+// covered service", "not payable by Medicare").
 const NOT_COVERED =
-  /\bnon-?\s?covered\b|\bnot\s+(?:be\s+|been\s+)?covered\b|\bnot\s+reasonable\s+and\s+necessary\b|\bnot\s+medically\s+necessary\b|\bstatus\s+N\b/i;
+  /\bnon-?\s?cover(?:ed|age)\b|\bnot\s+(?:be\s+|been\s+)?(?:a\s+)?covered\b|\bnot\s+payable\b|\bnot\s+reasonable\s+and\s+necessary\b|\bnot\s+medically\s+necessary\b|\bstatus\s+N\b/i;
+// Rule 5: a limit on frequency, units or combination is no exclusion of the code ("Conditionally
+// Non-covered", "NOT covered ... on the same DOS when >1 is billed in combination with ...",
+// "not covered more than once per year"); nor is a denial of non-coverage ("does not imply
+// non-coverage").
+const LIMIT =
+  /\bconditionally\b|\bsame\s+(?:DOS|day|date)\b|\bin\s+combination\s+with\b|\bmore\s+than\s+(?:one|once|twice|\d+)\b|\bonce\s+(?:per|every|in|a)\b|\bper\s+(?:day|year|lifetime|beneficiary|session|visit|encounter|month|week)\b|\bfrequency\b|\bunits?\s+of\s+service\b|\bexceed(?:s|ing)?\b|>\s*1\b|\bnot\s+imply\b/i;
 // A code of an HCPCS/CPT list: HCPCS Level II (a letter and four digits), CPT (five digits, or
 // four and F, T or U); a range is two codes joined by a dash or "through".
 const CODE = String.raw`(?:[A-Z]\d{4}|\d{4}[0-9FTU])`;
@@ -105,12 +112,14 @@ export function readParagraph(text: string, group: string): ParagraphReading {
   for (const line of kept.split("\n")) {
     const trimmed = line.trim().replace(/:$/, "");
     if (!trimmed) continue;
+    if (LIMIT.test(trimmed) && !/[.!?;]/.test(trimmed)) continue;
     if (isHeading(trimmed)) {
       wholeGroup = true;
       continue;
     }
     for (const written of sentences(trimmed)) {
       const sentence = withoutBillingAdvice(written);
+      if (LIMIT.test(sentence)) continue;
       if (!NOT_COVERED.test(sentence)) {
         if (COVERED.test(sentence)) collect(sentence, covered, coveredRanges);
         continue;
@@ -199,4 +208,76 @@ function sameShape(a: string, b: string): boolean {
 
 function inRanges(code: string, ranges: ReadonlyArray<readonly [string, string]>): boolean {
   return ranges.some(([from, to]) => sameShape(from, code) && code >= from && code <= to);
+}
+
+/** The sentences that explain a group's codes (rule 6), from its paragraph as plain lines. */
+export interface KeySentences {
+  /** For a code the paragraph names: the first sentence naming it (a not-covered one first). */
+  naming(code: string): string | undefined;
+  /** The heading or sentence that declares the group, else its first sentence of substance. */
+  group: string | undefined;
+  /** Every sentence kept (what the import holds for them). */
+  chars: number;
+}
+
+// Boilerplate that explains no code: the disclaimer and the ICD-10 lists' standard opening.
+const BOILERPLATE =
+  /the appearance of a code in this section does not necessarily indicate coverage|provider.s\s+responsibility\s+to\s+select\s+codes/i;
+const DECLARES_GROUP = new RegExp(
+  `${WHOLE_GROUP.source}|\\b(?:support|supports)\\s+medical\\s+necessity\\b`,
+  "i",
+);
+
+/**
+ * Rule 6: the sentences an explanation quotes, not the paragraph's first words (often the
+ * disclaimer): for each named code the sentence naming it, for the group the sentence or
+ * heading declaring it (or, failing one, the first sentence of substance).
+ */
+export function keySentences(text: string, group: string): KeySentences {
+  const named = new Map<string, string>();
+  const ranges: Array<[string, string, string]> = [];
+  let declares: string | undefined;
+  let first: string | undefined;
+  let chars = 0;
+  for (const line of withoutLegends(text).split("\n")) {
+    const trimmed = line.trim();
+    if (!trimmed) continue;
+    const pieces = isHeading(trimmed.replace(/:$/, "")) ? [trimmed] : sentences(trimmed);
+    for (const sentence of pieces) {
+      if (BOILERPLATE.test(sentence)) continue;
+      let used = false;
+      const codes = new Set<string>();
+      const spans: Array<[string, string]> = [];
+      collect(sentence, codes, spans);
+      const excludes = NOT_COVERED.test(sentence);
+      for (const code of codes)
+        if (!named.has(code) || excludes) {
+          if (!named.has(code) || !NOT_COVERED.test(named.get(code)!)) named.set(code, sentence);
+          used = true;
+        }
+      for (const [from, to] of spans) {
+        ranges.push([from, to, sentence]);
+        used = true;
+      }
+      const declaring =
+        isHeading(sentence.replace(/:$/, "")) ||
+        aboutTheGroup(sentence, group) ||
+        DECLARES_GROUP.test(sentence);
+      if (declaring && (declares === undefined || (excludes && !NOT_COVERED.test(declares)))) {
+        declares = sentence;
+        used = true;
+      }
+      if (first === undefined) {
+        first = sentence;
+        used = true;
+      }
+      if (used) chars += sentence.length;
+    }
+  }
+  return {
+    naming: (code) =>
+      named.get(code) ?? ranges.find(([from, to]) => inRanges(code, [[from, to]]))?.[2],
+    group: declares ?? first,
+    chars,
+  };
 }

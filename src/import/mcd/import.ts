@@ -113,9 +113,8 @@ interface Group {
   /** Null when the paragraph says nothing (empty, `N/A`). */
   category: string | null;
   reading: ParagraphReading;
-  /** Rule 6: the sentences a category quotes, and those quoted so far (one string each). */
+  /** Rule 6: where a code's category quotes the paragraph from. */
   key: KeySentences;
-  quoted: Map<string, string | null>;
 }
 interface Section {
   column: string;
@@ -620,8 +619,7 @@ class McdImport {
       group = {
         category: toCategory(htmlToPlainText(html)),
         reading: readParagraph(lines, number),
-        key: keySentences(lines, number),
-        quoted: new Map(),
+        key: keySentences(lines, number, toCategory),
       };
       const { named, namedRanges, covered, coveredRanges } = group.reading;
       const codes = named.size + namedRanges.length + covered.size + coveredRanges.length;
@@ -979,15 +977,13 @@ interface DocumentRow {
 }
 
 /**
- * A code link's category (mcd-import.md rule 6): the sentence of its group's paragraph that
- * names the code, else the one declaring the group (else its first sentence of substance), cut
- * at 120 characters; null when the paragraph says nothing. `code` only for HCPCS/CPT lists.
+ * A code link's category (mcd-import.md rule 6): its group's paragraph from the sentence that
+ * names the code, else from the one declaring the group (else its first sentence of substance),
+ * cut at 120 characters; null when the paragraph says nothing. `code` only for HCPCS/CPT lists.
  */
 function quoteFor(group: Group, code: string | undefined): string | null {
   if (group.category === null) return null;
-  const sentence = (code === undefined ? undefined : group.key.naming(code)) ?? group.key.group;
-  if (sentence === undefined) return group.category;
-  let quoted = group.quoted.get(sentence);
-  if (quoted === undefined) group.quoted.set(sentence, (quoted = toCategory(sentence)));
-  return quoted;
+  return (
+    (code === undefined ? undefined : group.key.naming(code)) ?? group.key.group ?? group.category
+  );
 }

@@ -210,74 +210,85 @@ function inRanges(code: string, ranges: ReadonlyArray<readonly [string, string]>
   return ranges.some(([from, to]) => sameShape(from, code) && code >= from && code <= to);
 }
 
-/** The sentences that explain a group's codes (rule 6), from its paragraph as plain lines. */
+/** What a group's codes are explained by (rule 6), from its paragraph as plain lines. */
 export interface KeySentences {
-  /** For a code the paragraph names: the first sentence naming it (a not-covered one first). */
+  /** For a code the paragraph names: its quote from the first sentence naming it (a not-covered one first). */
   naming(code: string): string | undefined;
-  /** The heading or sentence that declares the group, else its first sentence of substance. */
+  /** The quote from the heading or sentence declaring the group, else from its first sentence of substance. */
   group: string | undefined;
-  /** Every sentence kept (what the import holds for them). */
+  /** Characters of the quotes kept (what the import holds for them). */
   chars: number;
 }
 
+const CLOSE = 60;
 // Boilerplate that explains no code: the disclaimer and the ICD-10 lists' standard opening.
 const BOILERPLATE =
-  /the appearance of a code in this section does not necessarily indicate coverage|provider.s\s+responsibility\s+to\s+select\s+codes/i;
+  /the appearance of a code in this section does not necessarily indicate coverage|provider.s\s+responsibility\s+to\s+select\s+codes|responsibility\s+of\s+the\s+provider\s+to\s+code/i;
 const DECLARES_GROUP = new RegExp(
   `${WHOLE_GROUP.source}|\\b(?:support|supports)\\s+medical\\s+necessity\\b`,
   "i",
 );
 
 /**
- * Rule 6: the sentences an explanation quotes, not the paragraph's first words (often the
- * disclaimer): for each named code the sentence naming it, for the group the sentence or
- * heading declaring it (or, failing one, the first sentence of substance).
+ * Rule 6: where an explanation quotes a paragraph from, not its first words (often the
+ * disclaimer): for each named code the sentence naming it, for the group the sentence or heading
+ * declaring it (or, failing one, the first sentence of substance). Each quote runs from that
+ * sentence on, through `cut` (the category's length), so what follows it still reads.
  */
-export function keySentences(text: string, group: string): KeySentences {
-  const named = new Map<string, string>();
-  const ranges: Array<[string, string, string]> = [];
-  let declares: string | undefined;
-  let first: string | undefined;
-  let chars = 0;
-  for (const line of withoutLegends(text).split("\n")) {
-    const trimmed = line.trim();
-    if (!trimmed) continue;
-    const pieces = isHeading(trimmed.replace(/:$/, "")) ? [trimmed] : sentences(trimmed);
-    for (const sentence of pieces) {
+export function keySentences(
+  text: string,
+  group: string,
+  cut: (tail: string) => string | null,
+): KeySentences {
+  const lines = withoutLegends(text)
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const flat = lines.join(" ");
+  const quotes = new Map<number, string | null>();
+  const quote = (at: number) => {
+    if (!quotes.has(at)) quotes.set(at, cut(flat.slice(at, at + 1000)));
+    return quotes.get(at) ?? undefined;
+  };
+  const named = new Map<string, { at: number; excludes: boolean }>();
+  const ranges: Array<[string, string, number]> = [];
+  let declares: { at: number; excludes: boolean } | undefined;
+  let first: number | undefined;
+  let cursor = 0;
+  for (const line of lines) {
+    const heading = isHeading(line.replace(/:$/, ""));
+    for (const sentence of heading ? [line] : sentences(line)) {
+      const found = flat.indexOf(sentence, cursor);
+      const at = found === -1 ? cursor : found;
+      cursor = at + sentence.length;
       if (BOILERPLATE.test(sentence)) continue;
-      let used = false;
+      const excludes = NOT_COVERED.test(sentence) && !LIMIT.test(sentence);
       const codes = new Set<string>();
       const spans: Array<[string, string]> = [];
       collect(sentence, codes, spans);
-      const excludes = NOT_COVERED.test(sentence);
-      for (const code of codes)
-        if (!named.has(code) || excludes) {
-          if (!named.has(code) || !NOT_COVERED.test(named.get(code)!)) named.set(code, sentence);
-          used = true;
-        }
-      for (const [from, to] of spans) {
-        ranges.push([from, to, sentence]);
-        used = true;
+      for (const code of codes) {
+        const seen = named.get(code);
+        if (!seen || (excludes && !seen.excludes)) named.set(code, { at, excludes });
       }
-      const declaring =
-        isHeading(sentence.replace(/:$/, "")) ||
-        aboutTheGroup(sentence, group) ||
-        DECLARES_GROUP.test(sentence);
-      if (declaring && (declares === undefined || (excludes && !NOT_COVERED.test(declares)))) {
-        declares = sentence;
-        used = true;
-      }
-      if (first === undefined) {
-        first = sentence;
-        used = true;
-      }
-      if (used) chars += sentence.length;
+      for (const [from, to] of spans) ranges.push([from, to, at]);
+      const declaring = heading || aboutTheGroup(sentence, group) || DECLARES_GROUP.test(sentence);
+      if (declaring && (!declares || (excludes && !declares.excludes))) declares = { at, excludes };
+      first ??= at;
     }
   }
+  // A declaration just after the first words (a heading, "Panels: These codes are ...") is
+  // quoted with them; one further on is quoted from where it starts.
+  const groupAt =
+    declares && (first === undefined || declares.at - first > CLOSE) ? declares.at : first;
+  const kept = [...named.values()].map((n) => quote(n.at));
+  const groupQuote = groupAt === undefined ? undefined : quote(groupAt);
   return {
-    naming: (code) =>
-      named.get(code) ?? ranges.find(([from, to]) => inRanges(code, [[from, to]]))?.[2],
-    group: declares ?? first,
-    chars,
+    naming: (code) => {
+      const at =
+        named.get(code)?.at ?? ranges.find(([from, to]) => inRanges(code, [[from, to]]))?.[2];
+      return at === undefined ? undefined : quote(at);
+    },
+    group: groupQuote,
+    chars: [...kept, groupQuote].reduce((n, q) => n + (q?.length ?? 0), 0),
   };
 }

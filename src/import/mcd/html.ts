@@ -19,8 +19,8 @@ markdown.addRule("listItem", {
   replacement: (content, node) => {
     const item = node as unknown as DominoElement;
     const parent = item.parentNode as DominoElement | null;
-    const marker = parent?.nodeName === "OL" ? `${markerOf(item, parent)}.` : "-";
-    const prefix = marker + " ".repeat(Math.max(1, 4 - marker.length));
+    // turndown's own spacing: the marker, a full stop and two spaces; a bullet and three.
+    const prefix = parent?.nodeName === "OL" ? `${markerOf(item, parent)}.  ` : "-   ";
     const paragraph = /\n$/.test(content);
     const body = content.replace(/^\n+|\n+$/g, "") + (paragraph ? "\n" : "");
     return (

@@ -154,8 +154,8 @@ describe("HTML fields", () => {
       "1.  a\n2.  b\n3.  c",
     ],
     ["type a letters", '<ol type="a"><li>x</li><li>y</li></ol>', "a.  x\nb.  y"],
-    ["type A, start", '<ol type="A" start="26"><li>x</li><li>y</li></ol>', "Z.  x\nAA. y"],
-    ["type i roman", '<ol type="i" start="3"><li>x</li><li>y</li></ol>', "iii. x\niv. y"],
+    ["type A, start", '<ol type="A" start="26"><li>x</li><li>y</li></ol>', "Z.  x\nAA.  y"],
+    ["type i roman", '<ol type="i" start="3"><li>x</li><li>y</li></ol>', "iii.  x\niv.  y"],
     ["start honoured", '<ol start="7"><li>x</li><li>y</li></ol>', "7.  x\n8.  y"],
     ["value honoured", '<ol><li>x</li><li value="5">y</li><li>z</li></ol>', "1.  x\n5.  y\n6.  z"],
     [
@@ -170,12 +170,12 @@ describe("HTML fields", () => {
 
   it("a start of a billion, or of 30 digits, is a number as written", () => {
     expect(htmlToMarkdown('<ol start="1000000000"><li>a</li><li>b</li></ol>')).toBe(
-      "1000000000. a\n1000000001. b",
+      "1000000000.  a\n1000000001.  b",
     );
     expect(htmlToMarkdown(`<ol start="${"9".repeat(30)}"><li>a</li></ol>`)).toBe(
-      `${"9".repeat(30)}. a`,
+      `${"9".repeat(30)}.  a`,
     );
-    expect(htmlToMarkdown('<ol type="i" start="1000000000"><li>a</li></ol>')).toBe("1000000000. a");
+    expect(htmlToMarkdown('<ol type="i" start="1000000000"><li>a</li></ol>')).toBe("1000000000.  a");
   });
 
   it("a list nested ten thousand deep keeps every item's text, its depth capped", () => {

@@ -101,6 +101,7 @@ describe("a sub-state code counts its state's statewide policies", () => {
       "--json",
     ]);
     expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.rawStderr).toContain(`--state ${part} also sends ${whole}`);
     const out = JSON.parse(run.stdout) as unknown;
     const ids = [...JSON.stringify(out).matchAll(/"policy_id":"([^"]+)"/g)].map((m) => m[1]);
     expect([...new Set(ids)].sort()).toEqual(expected(CODE, LOB, [part, whole]));

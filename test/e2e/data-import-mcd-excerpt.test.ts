@@ -402,6 +402,53 @@ describe("the MCD import on the excerpt in the real export's format", () => {
     expect(g.category!.startsWith(sentence)).toBe(true);
   });
 
+  it("check: a supported row quotes the sentence declaring the ICD-10 group, not the provider's-responsibility opening", async () => {
+    const group = table("article_x_icd10_covered_group.csv")[0]!;
+    const text = group
+      .paragraph!.replace(/<[^>]+>/g, " ")
+      .replace(/&rsquo;/g, "\u2019")
+      .replace(/&nbsp;/g, " ")
+      .replace(/\s+/g, " ")
+      .replace(/ ([,.])/g, "$1")
+      .trim();
+    expect(text).toMatch(/^It is the provider\u2019s responsibility to select codes/);
+    const declaration = /The following ICD-10-CM codes support medical necessity[^]*/.exec(
+      text,
+    )![0];
+    const diagnosis = table("article_x_icd10_covered.csv").find(
+      (r) => r.icd10_covered_group === group.icd10_covered_group,
+    )!.icd10_code_id!;
+    const procedure = table("article_x_hcpc_code.csv").find(
+      (r) => r.article_id === group.article_id && declaration.includes(r.hcpc_code_id!),
+    )!.hcpc_code_id!;
+    const state = expectedScopes(
+      "article_x_contractor.csv",
+      "article_id",
+      group.article_id!,
+      "2000-01-01",
+    )
+      .find((s) => s.endsWith(":medicare_part_b"))!
+      .split(":")[0]!;
+    const r = await cli([
+      "check",
+      "--procedure",
+      procedure,
+      "--diagnosis",
+      diagnosis,
+      "--state",
+      state,
+      "--lob",
+      "medicare_part_b",
+      "--json",
+    ]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as {
+      lines: Array<{ results: Array<{ verdict: string; policies: Array<{ category: string }> }> }>;
+    };
+    const row = out.lines[0]!.results.find((x) => x.verdict === "supported")!;
+    expect(declaration.startsWith(row.policies[0]!.category)).toBe(true);
+  });
+
   it("L33718: the covered codes' category skips the disclaimer", async () => {
     const paragraph = table("lcd_x_hcpc_code_group.csv")[0]!.paragraph!;
     expect(paragraph).toMatch(/^\s*(?:<[^>]+>\s*)*The appearance of a code in this section/);

@@ -142,6 +142,33 @@ describe("MCP tools with a state", () => {
       expect(ids).toEqual(expected(CODE, LOB, [part, whole]));
     },
   );
+
+  it.each(CASES)(
+    "coverage_matrix and check_claim with %s count %s's policies",
+    async (part, whole) => {
+      const want = expected(CODE, LOB, [part, whole]);
+      const m = (await mcp.client.callTool({
+        name: "coverage_matrix",
+        arguments: { code: CODE, lobs: [LOB], states: [part] },
+      })) as {
+        structuredContent?: {
+          cells: Array<{ payer_id: string; state: string | null; policy_ids: string[] }>;
+        };
+      };
+      const cell = m.structuredContent!.cells.find(
+        (c) => c.payer_id === "CMS" && c.state === part,
+      )!;
+      expect([...cell.policy_ids].sort()).toEqual(want);
+      const c = (await mcp.client.callTool({
+        name: "check_claim",
+        arguments: { procedure: CODE, diagnoses: ["ICD10CM:M54.50"], state: part, lob: LOB },
+      })) as { structuredContent?: unknown };
+      const ids = [...JSON.stringify(c.structuredContent).matchAll(/"policy_id":"([^"]+)"/g)].map(
+        (x) => x[1],
+      );
+      expect([...new Set(ids)].sort()).toEqual(want);
+    },
+  );
 });
 
 describe("matrix summaries group a state's parts under it", () => {

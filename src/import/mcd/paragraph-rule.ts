@@ -247,7 +247,11 @@ export function keySentences(
   const flat = lines.join(" ");
   const quotes = new Map<number, string | null>();
   const quote = (at: number) => {
-    if (!quotes.has(at)) quotes.set(at, cut(flat.slice(at, at + 1000)));
+    if (!quotes.has(at)) {
+      const q = cut(flat.slice(at, at + 1000));
+      // Copied: a slice would be a view of the whole paragraph in V8.
+      quotes.set(at, q === null ? null : Buffer.from(q, "utf8").toString("utf8"));
+    }
     return quotes.get(at) ?? undefined;
   };
   const named = new Map<string, { at: number; excludes: boolean }>();
@@ -280,15 +284,15 @@ export function keySentences(
   // quoted with them; one further on is quoted from where it starts.
   const groupAt =
     declares && (first === undefined || declares.at - first > CLOSE) ? declares.at : first;
-  const kept = [...named.values()].map((n) => quote(n.at));
+  // Every quote made now: the result holds them, never the paragraph (a bomb of distinct
+  // paragraphs would otherwise be held whole).
+  const byCode = new Map([...named].map(([code, n]) => [code, quote(n.at)]));
+  const byRange = ranges.map(([from, to, at]) => [from, to, quote(at)] as const);
   const groupQuote = groupAt === undefined ? undefined : quote(groupAt);
   return {
-    naming: (code) => {
-      const at =
-        named.get(code)?.at ?? ranges.find(([from, to]) => inRanges(code, [[from, to]]))?.[2];
-      return at === undefined ? undefined : quote(at);
-    },
+    naming: (code) =>
+      byCode.get(code) ?? byRange.find(([from, to]) => inRanges(code, [[from, to]]))?.[2],
     group: groupQuote,
-    chars: [...kept, groupQuote].reduce((n, q) => n + (q?.length ?? 0), 0),
+    chars: [...quotes.values()].reduce((n, q) => n + (q?.length ?? 0), 0),
   };
 }

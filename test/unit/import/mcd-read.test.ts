@@ -175,7 +175,9 @@ describe("HTML fields", () => {
     expect(htmlToMarkdown(`<ol start="${"9".repeat(30)}"><li>a</li></ol>`)).toBe(
       `${"9".repeat(30)}.  a`,
     );
-    expect(htmlToMarkdown('<ol type="i" start="1000000000"><li>a</li></ol>')).toBe("1000000000.  a");
+    expect(htmlToMarkdown('<ol type="i" start="1000000000"><li>a</li></ol>')).toBe(
+      "1000000000.  a",
+    );
   });
 
   it("a list nested ten thousand deep keeps every item's text, its depth capped", () => {

@@ -1,5 +1,12 @@
 import * as z from "zod";
-import { IsoDate, LobCategory, MatchMode, Relationship, STATE_CODES } from "../contract/index.js";
+import {
+  IsoDate,
+  LOB_CATEGORIES,
+  MatchMode,
+  Relationship,
+  STATE_CODES,
+} from "../contract/index.js";
+import { describeLobTypo } from "../requests/lob-typos.js";
 import { describeStateTypo } from "../requests/state-typos.js";
 import { OUTPUT_SCHEMAS } from "./output-schemas.js";
 
@@ -38,7 +45,10 @@ const States = () =>
     .describe(
       "two-letter state codes, upper case; CA, NY and MO bring Medicare's sub-state jurisdictions (NF, SF; DN, QN, UN; EM, WM), and each of those brings its state (a statewide policy applies in its parts); nationwide scopes always count",
     );
-const Lobs = () => z.array(LobCategory).describe("line-of-business categories");
+/** A LOB category; a typo gets the closest ("did you mean medicaid?"), as the CLI's. */
+const LobCategory = () =>
+  z.enum(LOB_CATEGORIES, { error: (issue) => describeLobTypo(String(issue.input)) });
+const Lobs = () => z.array(LobCategory()).describe("line-of-business categories");
 const Payers = () =>
   z
     .array(z.string().min(1))
@@ -294,7 +304,7 @@ export function defineTools(): ToolSpec[] {
           .describe(
             "the patient's state, upper case; CA, NY and MO bring Medicare's sub-state jurisdictions, and a sub-state code (NF) brings its state (CA)",
           ),
-        lob: LobCategory.optional().describe("the line-of-business category"),
+        lob: LobCategory().optional().describe("the line-of-business category"),
         payer: z.string().min(1).optional().describe("the payer id (list_payers)"),
         date: Day("the date of service (default: today)").optional(),
       },

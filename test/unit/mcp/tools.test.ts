@@ -252,14 +252,18 @@ describe("coverage mcp: texts in the tools' terms (issue 37 item 4)", () => {
     ["search_policies", { states: ["California"] }, "states[0]"],
     ["lookup_code", { code: "CPT:97110", states: ["Texas"] }, "states[0]"],
     ["check_claim", { procedure: "CPT:97110", state: "California" }, "state"],
-  ])("%s %j: a state name is refused with the code it meant", async (tool, args, at) => {
-    const result = await call(tool, args);
-    expect(result.isError).toBe(true);
-    const text = textOf(result);
-    expect(text).toMatch(/is not a state code: did you mean (CA|TX)\?/);
-    expect(text).toContain(`at ${at}`);
-    expect(text).not.toMatch(/"AL"\|"AK"/);
-  });
+    ["list_payers", { lobs: ["medcaid"] }, "lobs[0]"],
+  ])(
+    "%s %j: a state name or a category typo is refused with what it meant",
+    async (tool, args, at) => {
+      const result = await call(tool, args);
+      expect(result.isError).toBe(true);
+      const text = textOf(result);
+      expect(text).toMatch(/is not a (state code|LOB category): did you mean (CA|TX|medicaid)\?/);
+      expect(text).toContain(`at ${at}`);
+      expect(text).not.toMatch(/"AL"\|"AK"/);
+    },
+  );
 
   it("says a policy without codes has none, with no empty heading", async () => {
     const text = textOf(await call("get_policy", { policy_id: "cms-lcd/L34428/2023-05-18" }));

@@ -1,0 +1,17 @@
+import path from "node:path";
+import { bundledDatasetPath } from "../../dataset/load.js";
+import { isSnapshotName, snapshotPath } from "../../dataset/data-dir.js";
+
+/** `--into`: a bare name (no separator, no extension) is the snapshot of that name in the data folder. */
+export async function resolveRuleTarget(value: string, env: NodeJS.ProcessEnv): Promise<string> {
+  return isSnapshotName(value) ? snapshotPath(value, env) : value;
+}
+
+/** The prior-authorization lists shipped with coverage (docs/data.md says how it was made). */
+export function shippedPriorAuthList(): string {
+  return path.join(
+    path.dirname(path.dirname(bundledDatasetPath())),
+    "data",
+    "prior-authorization.csv",
+  );
+}

@@ -22,7 +22,8 @@ async function runCheck(ctx: CommandContext, flags: CheckFlags, stdin: NodeJS.Re
   try {
     if (flags.dryRun) return await questions.printQuestions(opened.lines, ctx, source);
     const { ClaimAnswers, answerClaims } = await import("../views/claim-answers.js");
-    const { applyClaimRules } = await import("../views/claim-rules.js");
+    const { applyClaimRules, CLAIM_RULES } = await import("../views/claim-rules.js");
+    const edits = await (await import("./code-medicare.js")).openEditRules(ctx); // NCCI, MUE, PA
     const { createCheckWriter, CheckSummary } = await import("../output/check-output.js");
     const answers = new ClaimAnswers(await ctx.client(), warn, knownPayers);
     const writer = createCheckWriter(ctx.settings.format, ctx.io);
@@ -30,8 +31,11 @@ async function runCheck(ctx: CommandContext, flags: CheckFlags, stdin: NodeJS.Re
     for await (const claim of answerClaims(questions.groupClaims(opened.lines), answers)) {
       if ("problem" in claim && flags.input === undefined) input.flagError(claim.problem);
       else if ("problem" in claim) summary.skip(input.describeProblem(claim, source));
-      else for (const line of applyClaimRules(claim)) await writer.write(summary.add(line));
+      else
+        for (const line of applyClaimRules(claim, [...CLAIM_RULES, ...edits.rules]))
+          await writer.write(summary.add(line));
     }
+    edits.close();
     await writer.end();
     summary.report(ctx.settings.quiet, ctx.settings.verbose ? answers.stats : undefined);
     const failure = summary.failure(failOn);

@@ -1,6 +1,7 @@
 import type { CommandContext } from "../cli/context.js";
 import type { CodeReference } from "../contract/index.js";
 import type { CodeDossier } from "../views/code-dossier.js";
+import type { ClaimRule } from "../views/claim-rules.js";
 
 /** The flags of `code` that ask for Medicare's edits and fees. */
 export interface DossierFlags {
@@ -52,4 +53,20 @@ export async function loadCodeDossier(
   } finally {
     rules.close();
   }
+}
+
+/**
+ * The edit rules of `check` (NCCI PTP, MUE, prior authorization) when the data is a snapshot
+ * that holds Medicare's rules; none otherwise. `close` releases the snapshot.
+ */
+export async function openEditRules(
+  ctx: CommandContext,
+): Promise<{ rules: ClaimRule[]; close(): void }> {
+  const backend = ctx.settings.backend;
+  if (backend.kind !== "local") return { rules: [], close: () => undefined };
+  const { openMedicareRules } = await import("../snapshot/medicare-store.js");
+  const source = await openMedicareRules(backend.data);
+  if (!source) return { rules: [], close: () => undefined };
+  const { medicareRules } = await import("../views/claim-edits.js");
+  return { rules: medicareRules(source), close: () => source.close() };
 }

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/cli.js";
 import { runInProcess } from "../helpers/run-cli.js";
 import { SQLITE } from "../helpers/snapshot.js";
+import type { CodeDossier } from "../../src/views/code-dossier.js";
 
 const REAL = path.join(ROOT, "test", "fixtures", "medicare", "real");
 const LAYOUT = path.join(ROOT, "test", "fixtures", "medicare", "layout");
@@ -22,10 +23,10 @@ const run = (args: string[], input?: string) =>
     ...(input !== undefined && { input }),
   });
 
-async function json(args: string[]): Promise<Record<string, unknown>> {
+async function json(args: string[]): Promise<{ medicare: CodeDossier }> {
   const r = await run([...args, "--json"]);
   expect(r.exitCode, r.stderr).toBe(0);
-  return JSON.parse(r.stdout) as Record<string, unknown>;
+  return JSON.parse(r.stdout) as { medicare: CodeDossier };
 }
 
 describe.skipIf(!SQLITE)("data import edits|fees|pa, code, check", () => {
@@ -120,7 +121,7 @@ describe.skipIf(!SQLITE)("data import edits|fees|pa, code, check", () => {
       "--locality",
       "18",
     ]);
-    const m = out.medicare as Record<string, any>;
+    const m = out.medicare ;
     expect(m.mue).toEqual(
       expect.arrayContaining([
         expect.objectContaining({
@@ -132,9 +133,9 @@ describe.skipIf(!SQLITE)("data import edits|fees|pa, code, check", () => {
         expect.objectContaining({ setting: "hospital", value: 1, mai: 2 }),
       ]),
     );
-    expect(m.mue[0].mai_meaning).toMatch(/date of service/);
+    expect(m.mue[0]?.mai_meaning).toMatch(/date of service/);
     expect(m.ptp.count).toBe(2);
-    expect(m.ptp.edits.map((e: any) => [e.partner, e.modifier_indicator])).toEqual([
+    expect(m.ptp.edits?.map((e) => [e.partner, e.modifier_indicator])).toEqual([
       ["64479", 1],
       ["77003", 0],
     ]);
@@ -145,7 +146,7 @@ describe.skipIf(!SQLITE)("data import edits|fees|pa, code, check", () => {
       release: "RVU26D",
       national: { non_facility: 228.8, facility: 98.53 },
     });
-    expect(m.fees[0].locality).toMatchObject({
+    expect(m.fees[0]?.locality).toMatchObject({
       state: "TX",
       locality: "18",
       non_facility: 230.58,
@@ -164,7 +165,7 @@ describe.skipIf(!SQLITE)("data import edits|fees|pa, code, check", () => {
       "--date",
       "2026-06-15",
     ]);
-    expect((ca.medicare as any).prior_authorization).toEqual([]);
+    expect(ca.medicare.prior_authorization).toEqual([]);
     const before = await json([
       "--data",
       db,
@@ -175,12 +176,12 @@ describe.skipIf(!SQLITE)("data import edits|fees|pa, code, check", () => {
       "--date",
       "2025-12-01",
     ]);
-    expect((before.medicare as any).prior_authorization).toEqual([]);
+    expect(before.medicare.prior_authorization).toEqual([]);
   });
 
   it("code: real PTP rows by date (an edit applies through its deletion date)", async () => {
     const on = async (date: string) =>
-      ((await json(["--data", db, "code", "CPT:0001U", "--date", date])).medicare as any).ptp.count;
+      ((await json(["--data", db, "code", "CPT:0001U", "--date", date])).medicare).ptp.count;
     // 0001U's edits in the real excerpt: 0029U ends 2026-06-30, 0428U ran 2024-10-01 to 2024-12-31.
     expect(await on("2026-06-30")).toBe(7);
     expect(await on("2026-07-01")).toBe(6);
@@ -189,7 +190,7 @@ describe.skipIf(!SQLITE)("data import edits|fees|pa, code, check", () => {
 
   it("code: DMEPOS fee for the state, the national amount NA where CMS says so", async () => {
     const e = await json(["--data", db, "code", "HCPCS:E0601", "--state", "PA"]);
-    expect((e.medicare as any).dmepos).toEqual([
+    expect(e.medicare.dmepos).toEqual([
       expect.objectContaining({ modifier: "RR", non_rural: 50.04, rural: 91.18 }),
     ]);
     const f = await json([
@@ -202,7 +203,7 @@ describe.skipIf(!SQLITE)("data import edits|fees|pa, code, check", () => {
       "--date",
       "2026-06-15",
     ]);
-    expect((f.medicare as any).fees[0].national.non_facility).toBeNull();
+    expect(f.medicare.fees[0]?.national.non_facility).toBeNull();
   });
 
   it("check: bundled pairs, MUE by line and by day, prior authorization, beside the coverage verdicts", async () => {
@@ -273,7 +274,7 @@ describe.skipIf(!SQLITE)("data import edits|fees|pa, code, check", () => {
     );
     expect((await run(["data", "import", "pa", own, "--into", copy])).exitCode).toBe(0);
     const e = await json(["--data", copy, "code", "HCPCS:E0601", "--state", "TX"]);
-    expect((e.medicare as any).prior_authorization).toEqual([
+    expect(e.medicare.prior_authorization).toEqual([
       expect.objectContaining({ program: "PLAN-X" }),
     ]);
   });

@@ -121,7 +121,7 @@ describe.skipIf(!SQLITE)("data import edits|fees|pa, code, check", () => {
       "--locality",
       "18",
     ]);
-    const m = out.medicare ;
+    const m = out.medicare;
     expect(m.mue).toEqual(
       expect.arrayContaining([
         expect.objectContaining({
@@ -181,7 +181,7 @@ describe.skipIf(!SQLITE)("data import edits|fees|pa, code, check", () => {
 
   it("code: real PTP rows by date (an edit applies through its deletion date)", async () => {
     const on = async (date: string) =>
-      ((await json(["--data", db, "code", "CPT:0001U", "--date", date])).medicare).ptp.count;
+      (await json(["--data", db, "code", "CPT:0001U", "--date", date])).medicare.ptp.count;
     // 0001U's edits in the real excerpt: 0029U ends 2026-06-30, 0428U ran 2024-10-01 to 2024-12-31.
     expect(await on("2026-06-30")).toBe(7);
     expect(await on("2026-07-01")).toBe(6);

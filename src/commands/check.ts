@@ -63,6 +63,12 @@ export function registerCheck(program: Command, run: RunEnvironment): void {
       "--exact-state",
       "send --state (and a line's state) as given, without sub-state jurisdictions",
     )
+    .option("--units <n>", "units of service of the line (default 1)")
+    .option(
+      "--modifiers <list>",
+      "the line's modifiers (repeatable, comma-separated), e.g. 59,RT",
+      collect,
+    )
     .option("--lob <category>", `the LOB category: ${LOB_CATEGORIES.join(", ")}`)
     .option("--payer <id>", "the payer id (see `coverage payers`)")
     .option("--date <date>", "the date of service, YYYY-MM-DD (default: today)")

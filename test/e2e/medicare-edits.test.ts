@@ -6,7 +6,9 @@ import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/cli.js";
+import { connectInProcess } from "../helpers/mcp.js";
 import { runInProcess } from "../helpers/run-cli.js";
+import { cleanEnv } from "../helpers/cli.js";
 import { SQLITE } from "../helpers/snapshot.js";
 import type { CodeDossier } from "../../src/views/code-dossier.js";
 
@@ -277,5 +279,52 @@ describe.skipIf(!SQLITE)("data import edits|fees|pa, code, check", () => {
     expect(e.medicare.prior_authorization).toEqual([
       expect.objectContaining({ program: "PLAN-X" }),
     ]);
+  });
+
+  it("MCP lookup_code and check_claim carry the same", async () => {
+    const env = { ...cleanEnv(), COVERAGE_TODAY: "2026-11-28" };
+    const mcp = await connectInProcess(["--data", db], env);
+    try {
+      const args = {
+        code: "CPT:64483",
+        states: ["TX"],
+        effective_on: "2026-06-15",
+        edits: true,
+        locality: "18",
+      };
+      const tool = await mcp.client.callTool({ name: "lookup_code", arguments: args });
+      expect(tool.isError).toBeFalsy();
+      const cli = await json([
+        "--data",
+        db,
+        "code",
+        "CPT:64483",
+        "--state",
+        "TX",
+        "--effective-on",
+        "2026-06-15",
+        "--edits",
+        "--locality",
+        "18",
+      ]);
+      expect(tool.structuredContent).toEqual(cli);
+      const claim = await mcp.client.callTool({
+        name: "check_claim",
+        arguments: {
+          procedure: "CPT:97597",
+          state: "CA",
+          date: "2026-11-01",
+          units: 3,
+          modifiers: ["59"],
+        },
+      });
+      expect(claim.isError).toBeFalsy();
+      const verdicts = (
+        claim.structuredContent as { lines: Array<{ results: Array<{ verdict: string }> }> }
+      ).lines[0]?.results.map((r) => r.verdict);
+      expect(verdicts).toContain("units over MUE (3 > 1)");
+    } finally {
+      await mcp.close();
+    }
   });
 });

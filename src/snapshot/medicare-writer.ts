@@ -160,7 +160,9 @@ class SqliteRuleWriter implements RuleWriter {
     // program, one PFS / GPCI / DMEPOS file, a prior-authorization list per file name.
     const slot =
       r.kind === "pa"
-        ? this.#db.prepare("SELECT id FROM rule_release WHERE kind = 'pa' AND file = ?").all(r.file)
+        ? this.#db
+            .prepare("SELECT id FROM rule_release WHERE kind = 'pa' AND release = ?")
+            .all(r.release)
         : this.#db
             .prepare(
               "SELECT id FROM rule_release WHERE kind = ? AND setting = ? AND program = ? AND part = ?",

@@ -7,6 +7,7 @@ import {
   ptpEditApplies,
   type GpciEntry,
   type MedicareRuleSource,
+  type PriorAuthEntry,
   type PtpEdit,
 } from "../domain/medicare-edits.js";
 
@@ -70,15 +71,7 @@ export interface CodeDossier {
     rural: number | null;
     release: string;
   }>;
-  prior_authorization: Array<{
-    program: string;
-    category: string;
-    states: string[];
-    from: string;
-    to: string | null;
-    source: string;
-    release: string;
-  }>;
+  prior_authorization: Array<Omit<PriorAuthEntry, "code">>;
   /** What the answer cannot say (a release after the date, no state for DMEPOS fees). */
   notes: string[];
 }
@@ -245,15 +238,7 @@ export function buildCodeDossier(source: MedicareRuleSource, req: DossierRequest
         ? date >= p.from && (p.to === null || date <= p.to)
         : priorAuthApplies(p, state, date),
     )
-    .map((p) => ({
-      program: p.program,
-      category: p.category,
-      states: p.states,
-      from: p.from,
-      to: p.to,
-      source: p.source,
-      release: p.release,
-    }));
+    .map(({ code: _code, ...entry }) => entry);
   return {
     code,
     date,

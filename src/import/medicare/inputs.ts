@@ -2,8 +2,9 @@ import { createReadStream } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
-import yauzl from "yauzl";
+import type yauzl from "yauzl";
 import { UsageError } from "../../errors.js";
+import { listEntries, openEntry, openZipFile } from "../mcd/sources.js";
 
 /** One data file among the inputs (a text or CSV file, or such an entry of a zip). */
 export interface RuleInput {
@@ -27,33 +28,6 @@ const MAX_ENTRY_BYTES = 4 * 1024 ** 3;
 const MAX_RATIO = 200;
 const DATA = /\.(txt|csv)$/i;
 
-function openZip(file: string): Promise<yauzl.ZipFile> {
-  return new Promise((resolve, reject) =>
-    yauzl.open(file, { lazyEntries: true, autoClose: false }, (err, zip) =>
-      err ? reject(err) : resolve(zip),
-    ),
-  );
-}
-
-function listEntries(zip: yauzl.ZipFile): Promise<yauzl.Entry[]> {
-  return new Promise((resolve, reject) => {
-    const entries: yauzl.Entry[] = [];
-    zip.on("entry", (entry: yauzl.Entry) => {
-      entries.push(entry);
-      zip.readEntry();
-    });
-    zip.once("end", () => resolve(entries));
-    zip.once("error", reject);
-    zip.readEntry();
-  });
-}
-
-function openEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> {
-  return new Promise((resolve, reject) =>
-    zip.openReadStream(entry, (err, stream) => (err ? reject(err) : resolve(stream))),
-  );
-}
-
 /**
  * Finds the data files of `data import edits|fees|pa`: text and CSV files given or in folders,
  * and those inside zips as CMS publishes them (read as they are inflated, never extracted).
@@ -68,9 +42,9 @@ export async function findRuleInputs(inputs: string[]): Promise<RuleInputs> {
     let zip: yauzl.ZipFile;
     let entries: yauzl.Entry[];
     try {
-      zip = await openZip(file);
+      zip = await openZipFile(file);
       zips.push(zip);
-      entries = await listEntries(zip);
+      entries = await listEntries(zip, label);
     } catch (err) {
       throw new UsageError(`${label}: not a readable zip file (${(err as Error).message})`, fix);
     }

@@ -62,13 +62,16 @@ async function writePtp(dir, rows) {
   return files;
 }
 
-/** `lines` claim lines in claims of 10, codes drawn from the PTP file's column 1 codes. */
+/**
+ * `lines` claim lines in claims of 10, codes drawn from 2,000 of the PTP file's column 1 codes
+ * (about as many distinct questions as the check part's 2,000 combinations).
+ */
 async function writeClaims(file, lines) {
   const rand = rng(7);
   const out = createWriteStream(file);
   out.write("claim,procedure,diagnosis,state,date,units,modifiers\n");
   for (let i = 0; i < lines; i++) {
-    const c = code(Math.floor(rand() * (ROWS / 50)));
+    const c = code(Math.floor(rand() * Math.min(2000, ROWS / 50)));
     const line = `C${Math.floor(i / 10)},${c},M54.50,TX,2026-06-15,${1 + Math.floor(rand() * 3)},${rand() < 0.2 ? "59" : ""}\n`;
     if (!out.write(line)) await once(out, "drain");
   }

@@ -1,4 +1,4 @@
-import type { DatabaseSync, SQLOutputValue } from "node:sqlite";
+import type { DatabaseSync, SQLOutputValue, StatementSync } from "node:sqlite";
 import type {
   DmeposFee,
   GpciEntry,
@@ -44,6 +44,7 @@ class SnapshotRules implements MedicareRuleSource {
   readonly #db: DatabaseSync;
   readonly #releases = new Map<number, RuleRelease>();
   readonly #texts = new Map<number, string>();
+  readonly #statements = new Map<string, StatementSync>();
 
   constructor(db: DatabaseSync) {
     this.#db = db;
@@ -61,6 +62,16 @@ class SnapshotRules implements MedicareRuleSource {
       });
   }
 
+  /** A statement prepared once (a check asks the same questions for every claim). */
+  #sql(sql: string): StatementSync {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      statement = this.#db.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
   close(): void {
     this.#db.close();
   }
@@ -73,8 +84,7 @@ class SnapshotRules implements MedicareRuleSource {
     const n = Number(id);
     let t = this.#texts.get(n);
     if (t === undefined) {
-      t =
-        (this.#db.prepare("SELECT text FROM rule_text WHERE id = ?").get(n)?.text as string) ?? "";
+      t = (this.#sql("SELECT text FROM rule_text WHERE id = ?").get(n)?.text as string) ?? "";
       this.#texts.set(n, t);
     }
     return t;
@@ -101,10 +111,9 @@ class SnapshotRules implements MedicareRuleSource {
   }
 
   ptpEditsOf(code: string): PtpEdit[] {
-    return this.#db
-      .prepare(
-        "SELECT * FROM ptp_edit WHERE column1 = ? UNION ALL SELECT * FROM ptp_edit WHERE column2 = ? AND column1 <> ?",
-      )
+    return this.#sql(
+      "SELECT * FROM ptp_edit WHERE column1 = ? UNION ALL SELECT * FROM ptp_edit WHERE column2 = ? AND column1 <> ?",
+    )
       .all(code, code, code)
       .map((r) => this.#ptp(r));
   }
@@ -113,15 +122,13 @@ class SnapshotRules implements MedicareRuleSource {
     const distinct = [...new Set(codes)];
     if (distinct.length < 2) return [];
     const marks = distinct.map(() => "?").join(", ");
-    return this.#db
-      .prepare(`SELECT * FROM ptp_edit WHERE column1 IN (${marks}) AND column2 IN (${marks})`)
+    return this.#sql(`SELECT * FROM ptp_edit WHERE column1 IN (${marks}) AND column2 IN (${marks})`)
       .all(...distinct, ...distinct)
       .map((r) => this.#ptp(r));
   }
 
   mue(code: string): MueEntry[] {
-    return this.#db
-      .prepare("SELECT * FROM mue WHERE code = ?")
+    return this.#sql("SELECT * FROM mue WHERE code = ?")
       .all(code)
       .map((r) => {
         const rel = this.#release(r.release);
@@ -139,8 +146,7 @@ class SnapshotRules implements MedicareRuleSource {
   }
 
   pfs(code: string): PfsEntry[] {
-    return this.#db
-      .prepare("SELECT * FROM pfs WHERE code = ? ORDER BY modifier")
+    return this.#sql("SELECT * FROM pfs WHERE code = ? ORDER BY modifier")
       .all(code)
       .map((r) => {
         const rel = this.#release(r.release);
@@ -166,8 +172,7 @@ class SnapshotRules implements MedicareRuleSource {
   }
 
   gpci(): GpciEntry[] {
-    return this.#db
-      .prepare("SELECT * FROM gpci")
+    return this.#sql("SELECT * FROM gpci")
       .all()
       .map((r) => ({
         mac: r.mac as string,
@@ -182,8 +187,7 @@ class SnapshotRules implements MedicareRuleSource {
   }
 
   dmepos(code: string): DmeposFee[] {
-    return this.#db
-      .prepare("SELECT * FROM dmepos_fee WHERE code = ? ORDER BY modifier, modifier2, state")
+    return this.#sql("SELECT * FROM dmepos_fee WHERE code = ? ORDER BY modifier, modifier2, state")
       .all(code)
       .map((r) => {
         const rel = this.#release(r.release);
@@ -203,8 +207,7 @@ class SnapshotRules implements MedicareRuleSource {
   }
 
   priorAuth(code: string): PriorAuthEntry[] {
-    return this.#db
-      .prepare('SELECT * FROM prior_auth WHERE code = ? ORDER BY program, "from"')
+    return this.#sql('SELECT * FROM prior_auth WHERE code = ? ORDER BY program, "from"')
       .all(code)
       .map((r) => ({
         code: r.code as string,

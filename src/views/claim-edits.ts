@@ -120,10 +120,15 @@ export function mueRule(source: MedicareRuleSource, scope: EditScope = DEFAULT_S
 
 /** Prior authorization: a code on a list for the line's state and date. */
 export function priorAuthRule(source: MedicareRuleSource): ClaimRule {
+  const lists = new Map<string, ReturnType<MedicareRuleSource["priorAuth"]>>();
+  const listsOf = (code: string) => {
+    let found = lists.get(code);
+    if (!found) lists.set(code, (found = source.priorAuth(code)));
+    return found;
+  };
   return (claim) =>
     linesOf(claim).map((l) =>
-      source
-        .priorAuth(l.code)
+      listsOf(l.code)
         .filter((p) => priorAuthApplies(p, l.state, l.date))
         .map((p) =>
           row(

@@ -1,4 +1,5 @@
 import type { CodeDossier } from "../views/code-dossier.js";
+import { wrapText } from "./table.js";
 import { stripControls, type Io } from "./terminal.js";
 
 type ViewIo = Pick<Io, "columns" | "chalk">;
@@ -16,25 +17,25 @@ export function renderCodeDossier(d: CodeDossier, io: ViewIo): string {
   if (!d.mue.length) out.push(`    ${dim("none in the snapshot")}`);
   for (const m of d.mue)
     out.push(
-      `    ${m.setting}${m.program === "medicaid" ? " (Medicaid)" : ""}: ${m.value} unit${m.value === 1 ? "" : "s"}, MAI ${m.mai ?? "-"} (${m.mai_meaning}); ${stripControls(m.rationale)}  ${dim(m.release)}`,
+      `    ${m.setting}${m.program === "medicaid" ? " (Medicaid)" : ""}: ${m.value} unit${m.value === 1 ? "" : "s"}, MAI ${m.mai ?? "-"} (${m.mai_meaning}); ${stripControls(m.rationale)} ${dim(`(MUE ${m.release})`)}`,
     );
   out.push(
     `  ${b("PTP edits")}: ${d.ptp.count} in force (column 1 in ${d.ptp.as_column_1}, column 2 in ${d.ptp.as_column_2})${d.ptp.edits ? "" : dim("  --edits lists them")}`,
   );
   for (const e of d.ptp.edits ?? [])
     out.push(
-      `    ${e.code_is === "column 1" ? `${d.code} > ${e.partner}` : `${e.partner} > ${d.code}`}  ${e.setting}  modifier ${e.modifier_indicator}  ${period(e.effective, e.deletion)}  ${stripControls(e.rationale)}  ${dim(e.release)}`,
+      `    ${e.code_is === "column 1" ? `${d.code} > ${e.partner}` : `${e.partner} > ${d.code}`}: ${e.setting}, modifier indicator ${e.modifier_indicator}, ${period(e.effective, e.deletion)}; ${stripControls(e.rationale)} ${dim(`(${e.release})`)}`,
     );
   out.push(`  ${b("Physician fee schedule")}`);
   if (!d.fees.length) out.push(`    ${dim("not in the snapshot's PFS file")}`);
   for (const f of d.fees) {
     const mod = f.modifier ? `-${f.modifier}` : "";
     out.push(
-      `    ${d.code}${mod}: status ${f.status}, global ${f.global_days}, PC/TC ${f.pctc}; national ${money(f.national.non_facility)} non-facility, ${money(f.national.facility)} facility (CF ${f.conversion_factor})  ${dim(f.release)}`,
+      `    ${d.code}${mod}: status ${f.status}, global ${f.global_days}, PC/TC ${f.pctc}; national ${money(f.national.non_facility)} non-facility, ${money(f.national.facility)} facility (CF ${f.conversion_factor}) ${dim(`(${f.release})`)}`,
     );
     if (f.locality)
       out.push(
-        `      ${f.locality.state}-${f.locality.locality} ${stripControls(f.locality.name)}: ${money(f.locality.non_facility)} non-facility, ${money(f.locality.facility)} facility  ${dim(f.locality.gpci_release)}`,
+        `      ${f.locality.state}-${f.locality.locality} ${stripControls(f.locality.name)}: ${money(f.locality.non_facility)} non-facility, ${money(f.locality.facility)} facility ${dim(`(${f.locality.gpci_release})`)}`,
       );
   }
   if (d.dmepos.length) {
@@ -46,7 +47,7 @@ export function renderCodeDossier(d: CodeDossier, io: ViewIo): string {
           .map((m) => `-${m}`)
           .join(
             "",
-          )} ${f.state}: ${money(f.non_rural)} non-rural, ${money(f.rural)} rural  ${dim(f.release)}`,
+          )} ${f.state}: ${money(f.non_rural)} non-rural, ${money(f.rural)} rural ${dim(`(${f.release})`)}`,
       );
   }
   out.push(`  ${b("Prior authorization")}`);
@@ -54,8 +55,16 @@ export function renderCodeDossier(d: CodeDossier, io: ViewIo): string {
     out.push(`    ${dim("on no list in the snapshot for this day and state")}`);
   for (const p of d.prior_authorization)
     out.push(
-      `    ${p.program}: ${stripControls(p.category)}; ${p.states.length ? p.states.join(", ") : "nationwide"}; ${period(p.from, p.to)}  ${dim(p.source)}`,
+      `    ${p.program}: ${stripControls(p.category)}; ${p.states.length ? p.states.join(", ") : "nationwide"}; ${period(p.from, p.to)} ${dim(`(${p.source})`)}`,
     );
   for (const n of d.notes) out.push(dim(`  note: ${n}`));
-  return out.join("\n");
+  // Each line wrapped to the terminal under its own indent, continued two columns further in.
+  return out
+    .flatMap((line) => {
+      const indent = /^ */.exec(line)?.[0] ?? "";
+      return wrapText(line.slice(indent.length), Math.max(20, io.columns - indent.length), 2)
+        .split("\n")
+        .map((l) => indent + l);
+    })
+    .join("\n");
 }

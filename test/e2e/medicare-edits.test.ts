@@ -181,6 +181,33 @@ describe.skipIf(!SQLITE)("data import edits|fees|pa, code, check", () => {
     expect(before.medicare.prior_authorization).toEqual([]);
   });
 
+  it("code: the Medicare section's lines fit 80 columns, each naming its release", async () => {
+    const r = await runInProcess(
+      [
+        "--data",
+        db,
+        "code",
+        "CPT:64483",
+        "--state",
+        "TX",
+        "--date",
+        "2026-06-15",
+        "--edits",
+        "--locality",
+        "18",
+      ],
+      { env: { COVERAGE_TODAY: "2026-11-28", COLUMNS: "80" } },
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    for (const line of r.stdout.split("\n")) expect(line.length).toBeLessThanOrEqual(80);
+    expect(r.stdout).toMatch(
+      /64483 > 64479: practitioner, modifier indicator 1, since 2017-01-01;/,
+    );
+    expect(r.stdout).toMatch(/national \$228\.80 non-facility, \$98\.53\s+facility/);
+    expect(r.stdout).toMatch(/\(v322r0\)/);
+    expect(r.stdout).toMatch(/\(RVU26D\)/);
+  });
+
   it("code: real PTP rows by date (an edit applies through its deletion date)", async () => {
     const on = async (date: string) =>
       (await json(["--data", db, "code", "CPT:0001U", "--date", date])).medicare.ptp.count;

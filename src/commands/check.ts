@@ -19,11 +19,11 @@ async function runCheck(ctx: CommandContext, flags: CheckFlags, stdin: NodeJS.Re
   const warn = ctx.warn;
   const knownPayers = async () => listCatalogueIds(await ctx.client(), "payer", warn);
   const opened = await input.openClaimLines(flags, stdin, { defaults, knownPayers, warn });
+  const rules = await (await import("./code-medicare.js")).openCheckRules(ctx);
   try {
     if (flags.dryRun) return await questions.printQuestions(opened.lines, ctx, source);
     const { ClaimAnswers, answerClaims } = await import("../views/claim-answers.js");
-    const { applyClaimRules, CLAIM_RULES } = await import("../views/claim-rules.js");
-    const edits = await (await import("./code-medicare.js")).openEditRules(ctx); // NCCI, MUE, PA
+    const { applyClaimRules } = await import("../views/claim-rules.js");
     const { createCheckWriter, CheckSummary } = await import("../output/check-output.js");
     const answers = new ClaimAnswers(await ctx.client(), warn, knownPayers);
     const writer = createCheckWriter(ctx.settings.format, ctx.io);
@@ -31,16 +31,14 @@ async function runCheck(ctx: CommandContext, flags: CheckFlags, stdin: NodeJS.Re
     for await (const claim of answerClaims(questions.groupClaims(opened.lines), answers)) {
       if ("problem" in claim && flags.input === undefined) input.flagError(claim.problem);
       else if ("problem" in claim) summary.skip(input.describeProblem(claim, source));
-      else
-        for (const line of applyClaimRules(claim, [...CLAIM_RULES, ...edits.rules]))
-          await writer.write(summary.add(line));
+      else for (const l of applyClaimRules(claim, rules.list)) await writer.write(summary.add(l));
     }
-    edits.close();
     await writer.end();
     summary.report(ctx.settings.quiet, ctx.settings.verbose ? answers.stats : undefined);
     const failure = summary.failure(failOn);
     if (failure) throw failure;
   } finally {
+    rules.close();
     await opened.close();
   }
 }

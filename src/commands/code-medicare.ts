@@ -56,17 +56,20 @@ export async function loadCodeDossier(
 }
 
 /**
- * The edit rules of `check` (NCCI PTP, MUE, prior authorization) when the data is a snapshot
- * that holds Medicare's rules; none otherwise. `close` releases the snapshot.
+ * The rules of `check`: the coverage verdicts, then (when the data is a snapshot that holds
+ * Medicare's rules) NCCI PTP, MUE and prior authorization. `close` releases the snapshot.
  */
-export async function openEditRules(
+export async function openCheckRules(
   ctx: CommandContext,
-): Promise<{ rules: ClaimRule[]; close(): void }> {
+): Promise<{ list: readonly ClaimRule[]; close(): void }> {
+  const { CLAIM_RULES } = await import("../views/claim-rules.js");
   const backend = ctx.settings.backend;
-  if (backend.kind !== "local") return { rules: [], close: () => undefined };
-  const { openMedicareRules } = await import("../snapshot/medicare-store.js");
-  const source = await openMedicareRules(backend.data);
-  if (!source) return { rules: [], close: () => undefined };
+  // The bundled data and the API hold no rules: the snapshot's module is not even loaded.
+  const source =
+    backend.kind === "local" && backend.data !== undefined
+      ? await (await import("../snapshot/medicare-store.js")).openMedicareRules(backend.data)
+      : undefined;
+  if (!source) return { list: CLAIM_RULES, close: () => undefined };
   const { medicareRules } = await import("../views/claim-edits.js");
-  return { rules: medicareRules(source), close: () => source.close() };
+  return { list: [...CLAIM_RULES, ...medicareRules(source)], close: () => source.close() };
 }

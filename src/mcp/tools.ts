@@ -13,11 +13,14 @@ export interface ToolSpec {
   check?: (input: ToolInput) => string | undefined;
   /** The command line (after the global options, `--json` added) that answers the input. */
   argv: (input: ToolInput) => string[];
+  /** What the command reads on its stdin (check_claim's lines as NDJSON), if anything. */
+  stdin?: (input: ToolInput) => string | undefined;
 }
 
 export type ToolInput = Record<string, unknown>;
 
 // Pieces of the contract the CLI validates with, described for an assistant.
+const Modifiers = () => z.array(z.string().regex(/^[A-Za-z0-9]{2}$/));
 const Code = () =>
   z
     .string()
@@ -312,23 +315,57 @@ export function defineTools(): ToolSpec[] {
           .min(0)
           .optional()
           .describe("units of service (default 1); over the MUE is a row"),
-        modifiers: z
-          .array(z.string().regex(/^[A-Za-z0-9]{2}$/))
+        modifiers: Modifiers().optional().describe("the line's modifiers (59, XS, RT)"),
+        other_lines: z
+          .array(
+            z.object({
+              procedure: Code().describe("another procedure of the same claim"),
+              units: z.int().min(0).optional(),
+              modifiers: Modifiers().optional(),
+            }),
+          )
+          .max(100)
           .optional()
-          .describe("the line's modifiers, two characters each (59, XS, RT)"),
+          .describe(
+            "the claim's other lines (same patient, state and date): NCCI PTP bundling is checked between the lines",
+          ),
       },
       output: OUTPUT_SCHEMAS.claimCheck,
       argv: (i) => [
         "check",
-        ...flag("procedure", i.procedure),
-        ...flag("diagnosis", i.diagnoses),
+        ...(i.other_lines === undefined
+          ? [
+              ...flag("procedure", i.procedure),
+              ...flag("diagnosis", i.diagnoses),
+              ...flag("units", i.units === undefined ? undefined : String(i.units)),
+              ...flag("modifiers", i.modifiers),
+            ]
+          : ["--input", "-"]),
         ...flag("state", i.state),
         ...flag("lob", i.lob),
         ...flag("payer", i.payer),
         ...flag("date", i.date),
-        ...flag("units", i.units === undefined ? undefined : String(i.units)),
-        ...flag("modifiers", i.modifiers),
       ],
+      // A claim of several lines goes to `check --input -` as NDJSON: the lines of one claim.
+      stdin: (i) => {
+        const others = i.other_lines as Array<Record<string, unknown>> | undefined;
+        if (others === undefined) return undefined;
+        const first = {
+          procedure: i.procedure,
+          diagnosis: i.diagnoses,
+          units: i.units,
+          modifiers: i.modifiers,
+        };
+        return [first, ...others]
+          .map((l) =>
+            JSON.stringify({
+              claim: "1",
+              ...l,
+              units: l.units === undefined ? undefined : String(l.units),
+            }),
+          )
+          .join("\n");
+      },
     },
     {
       name: "list_payers",

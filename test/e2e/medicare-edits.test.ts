@@ -350,6 +350,26 @@ describe.skipIf(!SQLITE)("data import edits|fees|pa, code, check", () => {
         claim.structuredContent as { lines: Array<{ results: Array<{ verdict: string }> }> }
       ).lines[0]?.results.map((r) => r.verdict);
       expect(verdicts).toContain("units over MUE (3 > 1)");
+      const pair = await mcp.client.callTool({
+        name: "check_claim",
+        arguments: {
+          procedure: "CPT:64483",
+          state: "TX",
+          date: "2026-11-01",
+          other_lines: [{ procedure: "CPT:64479" }, { procedure: "CPT:77003", modifiers: ["59"] }],
+        },
+      });
+      expect(pair.isError, JSON.stringify(pair.content)).toBeFalsy();
+      const lines = (
+        pair.structuredContent as {
+          lines: Array<{ line: number; results: Array<{ verdict: string }> }>;
+        }
+      ).lines;
+      expect(lines.map((l) => l.results.map((r) => r.verdict))).toEqual([
+        ["not addressed", "prior authorization required (WISeR)"],
+        ["not addressed", "bundled (NCCI with 64483)", "prior authorization required (WISeR)"],
+        ["not addressed", "bundled (NCCI with 64483)"],
+      ]);
     } finally {
       await mcp.close();
     }

@@ -33,11 +33,12 @@ export function registerCode(program: Command, run: RunEnvironment): void {
         "include_code_groups), every page of 100 (at most 2000 policies). The description comes\n" +
         "from the code groups of those policies. On a snapshot with Medicare's rules (`data import\n" +
         "edits|fees|pa`): the MUE per setting, PTP edits, PFS indicators and amounts, the DMEPOS\n" +
-        "fee for the state and prior authorization, each with its release (docs/medicare-edits.md).\n" +
+        "fee for the state and prior authorization, each with its release (docs/medicare-edits.md):\n" +
+        "coverage --data medicare code CPT:64483 --state TX --edits --locality 18\n" +
         examples([
           "coverage code CPT:97110",
           "coverage code HCPCS:E0601 --state CA",
-          "coverage --data medicare code CPT:64483 --state TX --edits --locality 18",
+          "coverage code CPT:97110 --state CA --date 2026-06-15",
         ]),
     )
     .action(

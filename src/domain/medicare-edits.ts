@@ -57,6 +57,8 @@ export interface MueEntry {
 
 /** One row of the PFS relative value file (PPRRVU), codes and numbers only. */
 export interface PfsEntry {
+  /** "" for the file everyone is paid by (nonQPP), "qpp" for APM participants' (QPP). */
+  setting: string;
   code: string;
   modifier: string;
   status: string;

@@ -151,6 +151,7 @@ class SnapshotRules implements MedicareRuleSource {
       .map((r) => {
         const rel = this.#release(r.release);
         return {
+          setting: rel.setting,
           code: r.code as string,
           modifier: r.modifier as string,
           status: r.status as string,

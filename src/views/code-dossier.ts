@@ -170,7 +170,16 @@ export function buildCodeDossier(source: MedicareRuleSource, req: DossierRequest
           a.partner.localeCompare(b.partner) ||
           a.setting.localeCompare(b.setting),
       );
-  const entries = source.pfs(code);
+  // The nonQPP file's rows (what most are paid by) when it is there; the QPP file's are noted.
+  const allFees = source.pfs(code);
+  const entries = allFees.some((f) => f.setting === "")
+    ? allFees.filter((f) => f.setting === "")
+    : allFees;
+  const qpp = allFees.find((f) => f.setting === "qpp");
+  if (qpp && entries !== allFees)
+    notes.push(
+      `The QPP file (APM participants) is imported too: its conversion factor is ${qpp.conversion_factor}.`,
+    );
   const gpci =
     req.locality !== undefined && entries.length
       ? findLocality(source.gpci(), req.locality, req.state)
@@ -216,12 +225,12 @@ export function buildCodeDossier(source: MedicareRuleSource, req: DossierRequest
       };
     return fee;
   });
-  const allFees = source.dmepos(code);
-  if (allFees.length && state === null)
+  const dmeFees = source.dmepos(code);
+  if (dmeFees.length && state === null)
     notes.push(
-      `DMEPOS fees are by state (${new Set(allFees.map((f) => f.state)).size} states): give a state.`,
+      `DMEPOS fees are by state (${new Set(dmeFees.map((f) => f.state)).size} states): give a state.`,
     );
-  const dmepos = allFees
+  const dmepos = dmeFees
     .filter((f) => f.state === state)
     .map((f) => ({
       modifier: f.modifier,

@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/cli.js";
+import { zipOf } from "../helpers/cms-server.js";
 import { connectInProcess } from "../helpers/mcp.js";
 import { runInProcess } from "../helpers/run-cli.js";
 import { cleanEnv } from "../helpers/cli.js";
@@ -373,5 +374,34 @@ describe.skipIf(!SQLITE)("data import edits|fees|pa, code, check", () => {
     } finally {
       await mcp.close();
     }
+  });
+
+  it("an rvu zip as CMS publishes it: its other files passed over, nonQPP amounts, QPP noted", async () => {
+    const pfs = readFileSync(layout("PPRRVU2026_Oct_nonQPP.csv"), "latin1");
+    const zip = path.join(dir, "rvu26d.zip");
+    writeFileSync(
+      zip,
+      await zipOf([
+        ["PPRRVU2026_Oct_QPP.csv", Buffer.from(pfs.replaceAll("33.4009", "33.5675"), "latin1")],
+        ["PPRRVU2026_Oct_nonQPP.csv", Buffer.from(pfs, "latin1")],
+        ["PPRRVU2026_Oct.txt", Buffer.from("HDR 2026 fixed-width copy\r\n64483     A 1.90\r\n")],
+        [
+          "ANES2026.csv",
+          Buffer.from("Contractor,Locality,Locality Name,Anesthesia Conversion Factor\r\n"),
+        ],
+        ["GPCI2026.csv", readFileSync(real("GPCI2026.excerpt.csv"))],
+        ["RVU26D.pdf", Buffer.from("%PDF-1.4")],
+      ]),
+    );
+    const copy = path.join(dir, "rvu.db");
+    const r = await run(["data", "import", "fees", zip, "--into", copy]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/PFS qpp RVU26D: 7 rows/);
+    const out = await json(["--data", copy, "code", "CPT:64483", "--date", "2026-11-01"]);
+    expect(out.medicare.fees).toHaveLength(1);
+    expect(out.medicare.fees[0]?.national).toEqual({ non_facility: 228.8, facility: 98.53 });
+    expect(out.medicare.notes.join(" ")).toMatch(/QPP file .* 33\.5675/);
+    const wrong = await run(["data", "import", "edits", zip, "--into", copy]);
+    expect(wrong.exitCode).toBe(2);
   });
 });

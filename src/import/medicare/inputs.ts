@@ -14,6 +14,8 @@ export interface RuleInput {
   label: string;
   /** Every name on the way to it, lower case (zip names carry CMS's release too). */
   names: string;
+  /** The zip it is in, when it is in one (other files of CMS's zips are passed over). */
+  zip?: string;
   open(): Promise<Readable>;
 }
 
@@ -65,6 +67,7 @@ export async function findRuleInputs(inputs: string[]): Promise<RuleInputs> {
         name: base,
         label: where,
         names: `${path.basename(file)} ${base}`.toLowerCase(),
+        zip: label,
         open: () => openEntry(zip, entry),
       });
     }

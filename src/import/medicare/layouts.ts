@@ -239,8 +239,12 @@ function pfsLayout(base: Layout, records: string[][], label: string, names: stri
     : file
       ? `RVU${(file[1] ?? "").slice(2)}${letter[file[2] ?? "jan"]}`
       : base.release;
+  // CMS's rvu zips hold the file twice: for APM participants (QPP) and for everyone else
+  // (nonQPP), with two conversion factors; each has a slot of its own.
+  const qpp = /(^|[^n])qpp/.test(names.replace(/nonqpp/g, ""));
   return {
     ...base,
+    setting: qpp ? "qpp" : "",
     release,
     effective,
     columns,

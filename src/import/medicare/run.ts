@@ -39,18 +39,28 @@ export async function importRules(
   const inputs = await findRuleInputs(paths);
   try {
     const planned: Planned[] = [];
+    // A zip's other files (CMS's rvu zips hold ANES, LOCCO, OPPSCAP tables and a fixed-width
+    // copy) are passed over; a zip with no file of the kind is refused like a file given.
+    const refused = new Map<string, unknown>();
     for (const input of inputs.files) {
       const head = await readHead(await input.open());
       const format = formatOf(head);
-      const layout = identifyLayout(
-        headRecords(head, format),
-        input.label,
-        input.names,
-        IMPORT_KINDS[group],
-        options.program,
-      );
-      planned.push({ input, layout, format });
+      try {
+        const records = headRecords(head, format);
+        const layout = identifyLayout(
+          records,
+          input.label,
+          input.names,
+          IMPORT_KINDS[group],
+          options.program,
+        );
+        planned.push({ input, layout, format });
+      } catch (err) {
+        if (input.zip === undefined) throw err;
+        if (!refused.has(input.zip)) refused.set(input.zip, err);
+      }
     }
+    for (const [zip, err] of refused) if (!planned.some((p) => p.input.zip === zip)) throw err;
     const writer = await openRuleWriter(into, options.now);
     const done: ImportedFile[] = [];
     try {

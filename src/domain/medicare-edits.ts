@@ -2,6 +2,7 @@
 // check read them (cli.md, "Medicare's edits, fees and prior authorization"): the records a
 // snapshot holds, the source they are read through, and what CMS's indicators mean in words.
 // Codes and CMS's numbers only: no CPT descriptor is ever part of a record.
+import { statewideOf } from "./sub-states.js";
 
 /** NCCI programs: CMS publishes Medicare and Medicaid variants of the PTP and MUE tables. */
 export type NcciProgram = "medicare" | "medicaid";
@@ -206,7 +207,9 @@ export function priorAuthApplies(
 ): boolean {
   if (date < entry.from || (entry.to !== null && date > entry.to)) return false;
   if (entry.states.length === 0) return true;
-  return state !== undefined && entry.states.includes(state);
+  // A Medicare sub-state jurisdiction (NF, SF, DN, ...) is in its state (CA, NY, MO).
+  const whole = state === undefined ? undefined : (statewideOf(state) ?? state);
+  return whole !== undefined && entry.states.includes(whole);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { UsageError } from "../errors.js";
+import { statewideOf } from "../domain/sub-states.js";
 import {
   describeMai,
   describeModifierIndicator,
@@ -231,7 +232,7 @@ export function buildCodeDossier(source: MedicareRuleSource, req: DossierRequest
       `DMEPOS fees are by state (${new Set(dmeFees.map((f) => f.state)).size} states): give a state.`,
     );
   const dmepos = dmeFees
-    .filter((f) => f.state === state)
+    .filter((f) => state !== null && f.state === (statewideOf(state) ?? state))
     .map((f) => ({
       modifier: f.modifier,
       modifier2: f.modifier2,

@@ -54,6 +54,7 @@ describe("Medicare's edit rules", () => {
     [["TX"], undefined, "2026-06-01", false],
     [[], undefined, "2026-06-01", true],
     [["TX"], "TX", "2026-01-14", false],
+    [["CA"], "NF", "2026-06-01", true],
   ])("prior authorization %j in %s on %s", (states, state, date, applies) => {
     expect(priorAuthApplies(pa(states, "2031-12-31"), state, date)).toBe(applies);
   });

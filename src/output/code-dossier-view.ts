@@ -58,6 +58,26 @@ export function renderCodeDossier(d: CodeDossier, io: ViewIo): string {
       `    ${p.program}: ${stripControls(p.category)}; ${p.states.length ? p.states.join(", ") : "nationwide"}; ${period(p.from, p.to)} ${dim(`(${p.source})`)}`,
     );
   for (const n of d.notes) out.push(dim(`  note: ${n}`));
+  // Which PTP parts are loaded, per table: an edit of a part not loaded is not counted above.
+  const parts = new Map<string, number[]>();
+  for (const r of d.releases.filter((r) => r.kind === "ptp")) {
+    const key = `${r.setting}${r.program === "medicaid" ? " (Medicaid)" : ""} ${r.release}`;
+    parts.set(key, [...(parts.get(key) ?? []), r.part]);
+  }
+  if (parts.size)
+    out.push(
+      dim(
+        `  PTP parts loaded: ${[...parts]
+          .map(
+            ([k, p]) =>
+              `${k} ${p
+                .sort((a, b) => a - b)
+                .map((n) => `f${n}`)
+                .join(", ")}`,
+          )
+          .join("; ")}`,
+      ),
+    );
   // Each line wrapped to the terminal under its own indent, continued two columns further in.
   return out
     .flatMap((line) => {

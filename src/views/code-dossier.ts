@@ -9,6 +9,7 @@ import {
   type GpciEntry,
   type MedicareRuleSource,
   type PriorAuthEntry,
+  type RuleRelease,
   type PtpEdit,
 } from "../domain/medicare-edits.js";
 
@@ -75,6 +76,8 @@ export interface CodeDossier {
   prior_authorization: Array<Omit<PriorAuthEntry, "code">>;
   /** What the answer cannot say (a release after the date, no state for DMEPOS fees). */
   notes: string[];
+  /** Every file the snapshot's rules come from (a user may load some PTP parts only). */
+  releases: RuleRelease[];
 }
 
 export interface DossierRequest {
@@ -259,5 +262,6 @@ export function buildCodeDossier(source: MedicareRuleSource, req: DossierRequest
     dmepos,
     prior_authorization,
     notes: [...new Set(notes)],
+    releases: source.releases(),
   };
 }

@@ -138,6 +138,15 @@ describe.skipIf(!SQLITE)("data import edits|fees|pa, code, check", () => {
     );
     expect(m.mue[0]?.mai_meaning).toMatch(/date of service/);
     expect(m.ptp.count).toBe(2);
+    expect(m.releases).toContainEqual(
+      expect.objectContaining({
+        kind: "ptp",
+        setting: "hospital",
+        release: "v322r0",
+        part: 1,
+        rows: 2,
+      }),
+    );
     expect(m.ptp.edits?.map((e) => [e.partner, e.modifier_indicator])).toEqual([
       ["64479", 1],
       ["77003", 0],

@@ -18,7 +18,7 @@ export interface CommandRun {
 /** What the server needs from the CLI around it (given, so that src/mcp imports no CLI). */
 export interface McpOptions {
   /** Runs `coverage ARGV` in this process over the shared backend. */
-  run: (argv: string[]) => Promise<CommandRun>;
+  run: (argv: string[], stdin?: string) => Promise<CommandRun>;
   /**
    * The backend the runs share, once a run has opened it: "today" as the commands see it, and
    * where the answers come from ("local snapshot medicare.db, as of 2026-02-10").
@@ -69,7 +69,7 @@ async function answer(spec: ToolSpec, input: ToolInput, o: McpOptions): Promise<
   try {
     const problem = spec.check?.(input);
     if (problem) return failure(hide(problem));
-    const ran = await o.run([...spec.argv(input), "--json"]);
+    const ran = await o.run([...spec.argv(input), "--json"], spec.stdin?.(input));
     // The CLI's words in the tool's terms: its fields and tools, never a flag or a command.
     const said = inToolTerms(ran.stderr.trim(), spec);
     if (ran.code !== 0 || ran.stdout.trim() === "")

@@ -17,6 +17,8 @@ export interface ImportFlags {
   maxLinks?: number;
   /** Where the data came from, for the snapshot's meta (default: the inputs' paths). */
   source?: string;
+  /** Wraps the output's sink (the pull keeps the previous snapshot's history through it). */
+  wrapSink?: (sink: DatasetSink) => DatasetSink;
 }
 
 /**
@@ -48,7 +50,8 @@ export async function runMcdImport(
   flags: ImportFlags,
   ctx: CommandContext,
 ): Promise<McdImportReport> {
-  const sink = await openOutputSink(flags.output, Boolean(flags.force), ctx.signal);
+  const opened = await openOutputSink(flags.output, Boolean(flags.force), ctx.signal);
+  const sink = flags.wrapSink ? flags.wrapSink(opened) : opened;
   let report: McdImportReport;
   try {
     report = await importMcd(inputs, sink, {

@@ -7,7 +7,7 @@ _coverage_commands() {
   case "$1" in
     '') REPLY='search policy payers lobs updates code matrix versions diff check download health config completion serve mcp data help' ;;
     'config') REPLY='get set unset list path help' ;;
-    'data') REPLY='build export info import pull list help' ;;
+    'data') REPLY='build export info import pull list changes help' ;;
     'data import') REPLY='mcd help' ;;
     *) REPLY='' ;;
   esac
@@ -92,6 +92,8 @@ _coverage_options() {
       --quiet -v --verbose --timeout' ;;
     'data list') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json
       --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
+    'data changes') REPLY='--since -h --help --api-url --sandbox --local --data --today --profile
+      --json --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'data help') REPLY='--api-url --sandbox --local --data --today --profile --json --format --bom
       --no-color -q --quiet -v --verbose --timeout' ;;
     'help') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json --format
@@ -124,7 +126,8 @@ _coverage_option() {
     'data info|-h'|'data info|--help'|'data import|-h'|'data import|--help'|\
     'data import mcd|--strict'|'data import mcd|--force'|'data import mcd|-h'|\
     'data import mcd|--help'|'data pull|--history'|'data pull|--no-codes'|'data pull|--force'|\
-    'data pull|-h'|'data pull|--help'|'data list|-h'|'data list|--help'|'help|-h'|'help|--help') REPLY='none' ;;
+    'data pull|-h'|'data pull|--help'|'data list|-h'|'data list|--help'|'data changes|-h'|\
+    'data changes|--help'|'help|-h'|'help|--help') REPLY='none' ;;
     '|--api-url'|'|--today'|'|--profile'|'|--timeout'|'search|--query'|'search|--payer'|\
     'search|--lob-id'|'search|--effective-start'|'search|--effective-end'|'search|--effective-on'|\
     'search|--limit'|'search|--offset'|'payers|--limit'|'payers|--offset'|'lobs|--payer'|\
@@ -132,7 +135,7 @@ _coverage_option() {
     'updates|--offset'|'code|--payer'|'code|--effective-on'|'matrix|--payer'|\
     'matrix|--effective-on'|'check|--procedure'|'check|--diagnosis'|'check|--payer'|'check|--date'|\
     'serve|--port'|'serve|--host'|'serve|--api-key'|'data import mcd|--max-links'|\
-    'data pull|--source'|'data pull|--icd10cm-url'|'data pull|--hcpcs-url') REPLY='text' ;;
+    'data pull|--source'|'data pull|--icd10cm-url'|'data pull|--hcpcs-url'|'data changes|--since') REPLY='text' ;;
     '|--data'|'search|--body'|'check|--input'|'download|-o'|'download|--output'|'data build|-o'|\
     'data build|--output'|'data export|-o'|'data export|--output'|'data import mcd|-o'|\
     'data import mcd|--output'|'data import mcd|--icd10cm'|'data import mcd|--hcpcs') REPLY='file' ;;
@@ -166,7 +169,7 @@ _coverage_argument() {
     'data import mcd|'*) REPLY='file' ;;
     'data import help|0') REPLY='choices mcd' ;;
     'data pull|0') REPLY='choices medicare' ;;
-    'data help|0') REPLY='choices build export info import pull list' ;;
+    'data help|0') REPLY='choices build export info import pull list changes' ;;
     'help|0') REPLY='choices search policy payers lobs updates code matrix versions diff check download health config completion serve mcp data' ;;
     *) REPLY='text' ;;
   esac

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { DatabaseSync, SQLOutputValue, StatementSync } from "node:sqlite";
+import type { DatabaseSync, StatementSync } from "node:sqlite";
 import type { DatasetLob, DatasetPolicy } from "../dataset/schema.js";
 import type { DatasetMeta, DatasetSink, DatasetSummary } from "../dataset/sink.js";
 import { storesText, type TextFileStore } from "../dataset/text-store.js";
@@ -8,7 +8,6 @@ import { UsageError } from "../errors.js";
 import { policyOf } from "../snapshot/export.js";
 import { readChanges, writeChanges, type DocumentChange } from "../snapshot/change-table.js";
 
-type Row = Record<string, SQLOutputValue>;
 type CodeLink = DatasetPolicy["codes"][number];
 type LinkKey = DocumentChange["codes_gained"][number];
 

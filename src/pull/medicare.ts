@@ -19,7 +19,7 @@ import { fetchFile, fetchPage, type FetchOptions, type Validators } from "./fetc
 import { readManifest, writeManifest, type ManifestFile, type PullManifest } from "./manifest.js";
 import { findCodeFileLink, isZipUrl, type CodeFileKind } from "./page-links.js";
 import { createPullProgress } from "./progress.js";
-import { formatChanges } from "./summary.js";
+import { formatChanges, MEDICARE_NAME } from "./summary.js";
 import { findZipDamage } from "./zip-check.js";
 
 /** The flags of `coverage data pull medicare` as commander parses them. */
@@ -52,7 +52,7 @@ const CODE_WHAT: Record<CodeFileKind, string> = {
 };
 
 /** The snapshot `data pull medicare` writes, in the data folder. */
-export const MEDICARE = "medicare";
+export const MEDICARE = MEDICARE_NAME;
 
 interface Planned {
   name: string;

@@ -199,8 +199,14 @@ export class HistorySink implements DatasetSink, TextFileStore {
     const froms = this.#seen.get(series) ?? [];
     this.#seen.set(series, froms);
     const now = this.#known(policy, false);
-    const same = olds.find((o) => o.policy.policy_id === policy.policy_id);
-    if (same && same.text === now.text && same.codes === now.codes) {
+    // The export's id, or a later version kept under it as `<id>~N` by an earlier pull.
+    const sameId = (o: Known) =>
+      o.policy.policy_id === policy.policy_id ||
+      o.policy.policy_id.startsWith(`${policy.policy_id}~`);
+    const unchanged = olds.find((o) => sameId(o) && o.text === now.text && o.codes === now.codes);
+    const same = unchanged ?? olds.find((o) => o.policy.policy_id === policy.policy_id);
+    if (unchanged && same) {
+      policy = { ...policy, policy_id: same.policy.policy_id };
       // No revision (markup, white space, or what the model does not keep): the export's
       // record replaces the old one; an end date CMS gave it now retires the document.
       this.#matched.add(same.policy.policy_id);
@@ -230,7 +236,6 @@ export class HistorySink implements DatasetSink, TextFileStore {
     }
     froms.push(policy.effective_from_date);
     const before =
-      same ??
       [...olds].reverse().find((o) => o.policy.effective_from_date <= policy.effective_from_date) ??
       olds[olds.length - 1];
     if (!before) {

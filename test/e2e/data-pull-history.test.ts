@@ -94,7 +94,12 @@ function weekOne(two: Week): Week {
     if (name === "ncd_trkg.csv")
       for (const r of rows) {
         if (r.NCD_id === "226") {
-          r.indctn_lmtn = `<div>${r.indctn_lmtn!.replaceAll("</p>", "</p>\n\n")}</div>`;
+          // Emphasis and list kinds change the markdown, not the words.
+          r.indctn_lmtn = `<div>${r
+            .indctn_lmtn!.replace("<p>", "<p><strong>")
+            .replace("</p>", "</strong></p>\n\n")
+            .replaceAll("<ol", "<ul")
+            .replaceAll("</ol>", "</ul>")}</div>`;
           r.itm_srvc_desc = `<span>${r.itm_srvc_desc!.replaceAll(" ", "  ")}</span>`;
         }
         if (r.NCD_id === "181") {

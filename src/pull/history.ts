@@ -5,8 +5,12 @@ import type { DatasetLob, DatasetPolicy } from "../dataset/schema.js";
 import type { DatasetMeta, DatasetSink, DatasetSummary } from "../dataset/sink.js";
 import { storesText, type TextFileStore } from "../dataset/text-store.js";
 import { UsageError } from "../errors.js";
+import type { Row } from "../import/mcd/csv.js";
 import { policyOf } from "../snapshot/export.js";
 import { readChanges, writeChanges, type DocumentChange } from "../snapshot/change-table.js";
+import { readRevisionNotes, writeCmsRecords } from "../snapshot/cms-record-table.js";
+import { CmsRecords } from "./cms-records.js";
+import { cmsVersionOf, seriesOf } from "./series.js";
 
 type CodeLink = DatasetPolicy["codes"][number];
 type LinkKey = DocumentChange["codes_gained"][number];
@@ -19,16 +23,8 @@ export interface HistoryOptions {
   /** `--force`: an export older than the snapshot's is taken anyway. */
   force: boolean;
   warn: (message: string) => void;
-}
-
-/** A document (series) of a policy id: the id without its date (`cms-lcd/L33718`). */
-export function seriesOf(policyId: string): string {
-  return policyId.slice(0, Math.max(0, policyId.lastIndexOf("/")));
-}
-
-/** CMS's own version number of a document, from its page link (`ver=`, `ncdver=`). */
-export function cmsVersionOf(fileUrl: string): string | null {
-  return /[?&](?:ncd)?ver=(\d+)/i.exec(fileUrl)?.[1] ?? null;
+  /** CMS's revision records read from the same export (filled by the import's readers). */
+  records: CmsRecords;
 }
 
 /**
@@ -339,7 +335,13 @@ export class HistorySink implements DatasetSink, TextFileStore {
       }
       if (retired) this.#record("retired", retired, undefined);
     }
-    for (const c of this.#changes) c.as_of = asOf;
+    const notes = [...readRevisionNotes(db), ...this.#options.records.notes()];
+    const noteOf = new Map(notes.map((n) => [`${n.series}|${n.cms_version}`, n]));
+    for (const c of this.#changes) {
+      c.as_of = asOf;
+      const note = noteOf.get(`${c.id}|${c.change === "retired" ? "" : c.cms_new_version}`);
+      c.reason = note ? (note.reason ?? note.explanation) : null;
+    }
     const earlier = readChanges(db);
     const own = meta.addTables;
     return this.#inner.finish({
@@ -347,6 +349,7 @@ export class HistorySink implements DatasetSink, TextFileStore {
       addTables: (out: DatabaseSync) => {
         own?.(out);
         writeChanges(out, [...earlier, ...this.#changes]);
+        writeCmsRecords(out, notes, this.#options.records.futureRetire());
       },
     } as DatasetMeta);
   }
@@ -359,6 +362,8 @@ export class HistorySink implements DatasetSink, TextFileStore {
 /** What the pull needs of the history: the sink's wrapper, and what it found once done. */
 export interface PullHistory {
   wrap: (sink: DatasetSink) => DatasetSink;
+  /** The tables of CMS's revision records the import reads for the pull. */
+  readers: Record<string, (row: Row) => void>;
   /** The changes the pull found (after the import); empty before. */
   changes: () => readonly DocumentChange[];
   /** The previous snapshot's date. */
@@ -366,13 +371,25 @@ export interface PullHistory {
   close: () => void;
 }
 
-/** Opens the previous snapshot (a copy the pull keeps) to carry its history into the new one. */
+/**
+ * What the pull wraps the import's sink with: CMS's revision records always, and with a
+ * previous snapshot (a copy the pull keeps) its history, carried into the new one.
+ */
 export async function openPullHistory(
-  previous: string,
+  previous: string | undefined,
   previousFolder: string,
   force: boolean,
   warn: (message: string) => void,
 ): Promise<PullHistory> {
+  const records = new CmsRecords();
+  if (previous === undefined)
+    return {
+      wrap: (inner) => withCmsRecords(inner, records),
+      readers: records.readers(),
+      changes: () => [],
+      previousAsOf: null,
+      close: () => undefined,
+    };
   const { DatabaseSync } = await (await import("../snapshot/sqlite.js")).loadSqlite();
   const db = new DatabaseSync(previous, { readOnly: true });
   const previousAsOf =
@@ -380,9 +397,32 @@ export async function openPullHistory(
     null;
   let sink: HistorySink | undefined;
   return {
-    wrap: (inner) => (sink = new HistorySink(inner, { previous: db, previousFolder, force, warn })),
+    wrap: (inner) =>
+      (sink = new HistorySink(inner, { previous: db, previousFolder, force, warn, records })),
+    readers: records.readers(),
     changes: () => sink?.changes ?? [],
     previousAsOf,
     close: () => db.close(),
   };
+}
+
+/** A first pull's sink: the import's, with CMS's revision records written beside. */
+function withCmsRecords(inner: DatasetSink, records: CmsRecords): DatasetSink {
+  const sink: DatasetSink & Partial<TextFileStore> = {
+    addPayer: (p) => inner.addPayer(p),
+    addLob: (l) => inner.addLob(l),
+    addCode: (c) => inner.addCode(c),
+    addPolicy: (p) => inner.addPolicy(p),
+    finish: (meta: DatasetMeta & { addTables?: (db: DatabaseSync) => void }) =>
+      inner.finish({
+        ...meta,
+        addTables: (out: DatabaseSync) => {
+          meta.addTables?.(out);
+          writeCmsRecords(out, records.notes(), records.futureRetire());
+        },
+      } as DatasetMeta),
+    abort: () => inner.abort(),
+  };
+  if (storesText(inner)) sink.storeText = (name, md) => inner.storeText(name, md);
+  return sink;
 }

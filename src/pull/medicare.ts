@@ -292,9 +292,7 @@ export async function pullMedicare(
         await link(target, before).catch(() => copyFile(target, before!));
       }
       const file = (role: ManifestFile["role"]) => fetched.find((f) => f.role === role)?.file;
-      const history = before
-        ? await openPullHistory(before, dir, Boolean(flags.force), (m) => ctx.warn(m))
-        : undefined;
+      const history = await openPullHistory(before, dir, Boolean(flags.force), (m) => ctx.warn(m));
       const report = await runMcdImport(
         fetched.filter((f) => f.role === "mcd").map((f) => f.file),
         {
@@ -303,10 +301,11 @@ export async function pullMedicare(
           hcpcs: file("hcpcs"),
           force: true,
           source: `CMS Medicare Coverage Database, pulled from ${redactUrl(base)}`,
-          wrapSink: history?.wrap,
+          wrapSink: history.wrap,
+          alsoRead: history.readers,
         },
         { ...ctx, signal },
-      ).finally(() => history?.close());
+      ).finally(() => history.close());
       // The new snapshot is in place: a Ctrl-C from here on does not make the pull a failure.
       done = true;
       run.completed?.();
@@ -332,11 +331,11 @@ export async function pullMedicare(
       };
       await writeManifest(manifestFile, manifest);
 
-      const changes = history?.changes() ?? [];
-      if (history) say(formatChanges(countChanges(changes)));
+      const changes = history.changes();
+      if (before) say(formatChanges(countChanges(changes)));
       if (ctx.settings.format === "json")
         ctx.io.stdout.write(
-          `${JSON.stringify({ as_of: report.asOf, previous_as_of: history?.previousAsOf ?? null, changes }, null, 2)}\n`,
+          `${JSON.stringify({ as_of: report.asOf, previous_as_of: history.previousAsOf, changes }, null, 2)}\n`,
         );
     });
   } finally {

@@ -31,12 +31,18 @@ const LCD_FILES = [
   "lcd_x_contractor.csv",
   "lcd_x_hcpc_code.csv",
   "lcd_x_hcpc_code_group.csv",
+  // CMS's records of revisions (real rows; lcd_x_revision_history's are ours, see the README).
+  "lcd_x_reason_change.csv",
+  "reason_change_lookup.csv",
+  "lcd_x_revision_history.csv",
+  "lcd_future_retire.csv",
 ];
 const ARTICLE_FILES = [
   "article.csv",
   "article_x_contractor.csv",
   "article_x_hcpc_code.csv",
   "article_x_hcpc_code_group.csv",
+  "article_future_retire.csv",
 ];
 type Table = Array<Record<string, string>>;
 type Week = Map<string, { header: string[]; rows: Table; win1252: boolean }>;
@@ -210,7 +216,25 @@ function rawDiff(one: Week, two: Week): string[] {
   return out.sort();
 }
 
+/** CMS's reasons for an LCD version, read from the raw reason tables (`Other: words`). */
+function rawReasons(week: Week, lcdId: string, version: string): string {
+  const lookup = new Map(
+    week
+      .get("reason_change_lookup.csv")!
+      .rows.map((r) => [`${r.reason_change_id}|${r.reason_change_version}`, r.description!]),
+  );
+  return week
+    .get("lcd_x_reason_change.csv")!
+    .rows.filter((r) => r.lcd_id === lcdId && r.lcd_version === version)
+    .map((r) => {
+      const label = lookup.get(`${r.reason_change_id}|${r.reason_change_version}`)!;
+      return r.reason_change_other ? `${label}: ${r.reason_change_other}` : label;
+    })
+    .join("; ");
+}
+
 interface Change {
+  reason: string | null;
   id: string;
   change: string;
   old_version: string | null;
@@ -282,6 +306,12 @@ describe.skipIf(!SQLITE)("the catalogue's history across pulls of real weeks", (
     expect(asLines(changes)).toEqual(expected);
   });
 
+  it("carries CMS's reason for the change, as the raw reason tables give it", () => {
+    const c = changes.find((x) => x.id === "cms-lcd/L33718")!;
+    expect(c.reason).toBe(rawReasons(two, "33718", "52"));
+    expect(c.reason).toContain("CMS Final Rule CMS-1780-F");
+  });
+
   it("takes markup-only NCD changes for no revision", () => {
     expect(changes.find((c) => c.id === "cms-ncd/240.4")).toBeUndefined();
     expect(rawDiff(one, two).some((l) => l.startsWith("cms-ncd/240.4 "))).toBe(false);
@@ -296,10 +326,31 @@ describe.skipIf(!SQLITE)("the catalogue's history across pulls of real weeks", (
       ) ?? (JSON.parse(v.stdout) as Array<{ policy_id: string }>).map((x) => x.policy_id);
     const c = changes.find((x) => x.id === "cms-lcd/L33718")!;
     expect(ids).toEqual([c.old_version, c.new_version]);
+    // Each version with CMS's revision date (the highest rev_hist_num of its version) and reason.
+    const rows = (
+      JSON.parse(v.stdout) as { versions: Array<{ cms_revision?: Record<string, string> }> }
+    ).versions;
+    const history = two
+      .get("lcd_x_revision_history.csv")!
+      .rows.filter((r) => r.lcd_id === "33718" && r.lcd_version === "52")
+      .sort((a, b) => Number(b.rev_hist_num) - Number(a.rev_hist_num))[0]!;
+    const [mm, dd, yyyy] = history.rev_hist_date!.split("/");
+    expect(rows[1]!.cms_revision).toMatchObject({
+      version: "52",
+      revision_date: `${yyyy}-${mm}-${dd}`,
+      reason: rawReasons(two, "33718", "52"),
+    });
+    expect(rows[0]!.cms_revision).toMatchObject({
+      version: "51",
+      reason: rawReasons(one, "33718", "51"),
+    });
+    const table = await cli(["--data", "medicare", "versions", "cms-lcd/L33718"]);
+    expect(table.stdout).toContain("CMS REVISION");
     const d = await cli(["--data", "medicare", "diff", "cms-lcd/L33718", "--json"]);
     expect(d.exitCode, d.stderr).toBe(0);
     const lastRow = two.get("lcd_x_hcpc_code.csv")!.rows.at(-1)!;
     expect(d.stdout).toContain(lastRow.hcpc_code_id);
+    expect(JSON.parse(d.stdout).cms_revision.new.reason).toBe(rawReasons(two, "33718", "52"));
   });
 
   it("keeps a document gone from the export, retired on the export's date", async () => {

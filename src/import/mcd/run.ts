@@ -6,7 +6,7 @@ import type { DatasetSink } from "../../dataset/sink.js";
 import { UsageError } from "../../errors.js";
 import { checkOutputPath } from "../../files/temp-output.js";
 import { formatImportSummary } from "../../output/import-summary.js";
-import { importMcd, type McdImportReport } from "./import.js";
+import { importMcd, type McdImportOptions, type McdImportReport } from "./import.js";
 
 export interface ImportFlags {
   output: string;
@@ -19,6 +19,8 @@ export interface ImportFlags {
   source?: string;
   /** Wraps the output's sink (the pull keeps the previous snapshot's history through it). */
   wrapSink?: (sink: DatasetSink) => DatasetSink;
+  /** More tables to read, by file name, each row to its reader (importMcd's `alsoRead`). */
+  alsoRead?: McdImportOptions["alsoRead"];
 }
 
 /**
@@ -60,6 +62,7 @@ export async function runMcdImport(
       strict: flags.strict,
       maxLinks: flags.maxLinks,
       source: flags.source,
+      alsoRead: flags.alsoRead,
       signal: ctx.signal,
       progress: (message) => ctx.notice(`${message}…`),
     });

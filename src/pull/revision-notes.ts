@@ -45,3 +45,20 @@ export async function findCmsRevisions(
   }
   return out;
 }
+
+/**
+ * `updates --changes` on a pulled snapshot: each item with CMS's reason for its version
+ * (`cms_reason`), where CMS gave one; items of other data are returned as they are.
+ */
+export async function addCmsReasons<T extends { policy_id: string; file_url: string }>(
+  backend: BackendChoice,
+  items: T[],
+): Promise<Array<T & { cms_reason?: string }>> {
+  const found = await findCmsRevisions(backend, items);
+  if (!found.size) return items;
+  return items.map((u) => {
+    const note = found.get(u.policy_id);
+    const reason = note?.reason ?? note?.explanation;
+    return reason ? { ...u, cms_reason: reason } : u;
+  });
+}

@@ -353,6 +353,33 @@ describe.skipIf(!SQLITE)("the catalogue's history across pulls of real weeks", (
     expect(JSON.parse(d.stdout).cms_revision.new.reason).toBe(rawReasons(two, "33718", "52"));
   });
 
+  it("lists the revised version in `updates --changes`, typed and with CMS's reason", async () => {
+    const c = changes.find((x) => x.id === "cms-lcd/L33718")!;
+    const from = c.new_version!.split("/").at(-1)!;
+    // --today pins the engine's day to the new version's start (the snapshot's own is later).
+    const r = await cli([
+      "--data",
+      "medicare",
+      "--today",
+      from,
+      "updates",
+      "--days",
+      "1",
+      "--changes",
+      "--json",
+      "--all",
+    ]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const items = (JSON.parse(r.stdout) as { data: Array<Record<string, unknown>> }).data;
+    const item = items.find((u) => u.policy_id === c.new_version)!;
+    expect(item).toMatchObject({
+      change_type: "updated",
+      predecessor_id: c.old_version,
+      cms_reason: rawReasons(two, "33718", "52"),
+    });
+    expect(item.changes).toContain("codes changed");
+  });
+
   it("keeps a document gone from the export, retired on the export's date", async () => {
     const p = await cli(["--data", "medicare", "policy", "cms-lcd/L39998", "--json"]);
     expect(p.exitCode, p.stderr).toBe(0);

@@ -92,8 +92,8 @@ _coverage_options() {
       --quiet -v --verbose --timeout' ;;
     'data list') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json
       --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
-    'data changes') REPLY='--since -h --help --api-url --sandbox --local --data --today --profile
-      --json --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
+    'data changes') REPLY='--since --days -h --help --api-url --sandbox --local --data --today
+      --profile --json --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'data help') REPLY='--api-url --sandbox --local --data --today --profile --json --format --bom
       --no-color -q --quiet -v --verbose --timeout' ;;
     'help') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json --format
@@ -135,7 +135,8 @@ _coverage_option() {
     'updates|--offset'|'code|--payer'|'code|--effective-on'|'matrix|--payer'|\
     'matrix|--effective-on'|'check|--procedure'|'check|--diagnosis'|'check|--payer'|'check|--date'|\
     'serve|--port'|'serve|--host'|'serve|--api-key'|'data import mcd|--max-links'|\
-    'data pull|--source'|'data pull|--icd10cm-url'|'data pull|--hcpcs-url'|'data changes|--since') REPLY='text' ;;
+    'data pull|--source'|'data pull|--icd10cm-url'|'data pull|--hcpcs-url'|'data changes|--since'|\
+    'data changes|--days') REPLY='text' ;;
     '|--data'|'search|--body'|'check|--input'|'download|-o'|'download|--output'|'data build|-o'|\
     'data build|--output'|'data export|-o'|'data export|--output'|'data import mcd|-o'|\
     'data import mcd|--output'|'data import mcd|--icd10cm'|'data import mcd|--hcpcs') REPLY='file' ;;

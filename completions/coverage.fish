@@ -730,6 +730,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--timeout' 'HTTP timeout in milliseconds (default 30000)'
         case 'data changes'
             printf '%s\t%s\n' '--since' 'only changes seen in exports of this day or later (YYYY-MM-DD)'
+            printf '%s\t%s\n' '--days' 'only changes of the last N days, counted from the snapshot\'s date'
             printf '%s\t%s\n' '-h' 'show help'
             printf '%s\t%s\n' '--help' 'show help'
             printf '%s\t%s\n' '--api-url' 'base URL of the Coverage Policy Lookup API (env COVERAGE_API_URL)'
@@ -822,7 +823,8 @@ function __coverage_option --argument-names path option --description 'What a co
             'code|--effective-on' 'matrix|--payer' 'matrix|--effective-on' 'check|--procedure' \
             'check|--diagnosis' 'check|--payer' 'check|--date' 'serve|--port' 'serve|--host' \
             'serve|--api-key' 'data import mcd|--max-links' 'data pull|--source' \
-            'data pull|--icd10cm-url' 'data pull|--hcpcs-url' 'data changes|--since'
+            'data pull|--icd10cm-url' 'data pull|--hcpcs-url' 'data changes|--since' \
+            'data changes|--days'
             printf '%s\n' 'text'
         case '|--data' 'search|--body' 'check|--input' 'download|-o' 'download|--output' \
             'data build|-o' 'data build|--output' 'data export|-o' 'data export|--output' \

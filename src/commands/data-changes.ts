@@ -9,18 +9,19 @@ export function registerDataChanges(data: Command, run: RunEnvironment): void {
     .command("changes")
     .description("what changed in the Medicare catalogue between pulls, document by document")
     .option("--since <date>", "only changes seen in exports of this day or later (YYYY-MM-DD)")
+    .option("--days <n>", "only changes of the last N days, counted from the snapshot's date")
     .addHelpText(
       "after",
       "\nEach pull of `coverage data pull medicare` compares the export with the snapshot and records\nwhat changed: documents new, revised (text or dates), with code links changed only, or retired,\nwith their versions and the code links gained and lost. A change of markup or white space only\nis no revision.\n" +
         examples(["coverage data changes", "coverage data changes --since 2026-08-01 --json"]),
     )
     .action(
-      withContext<{ since?: string }>(run, async (ctx, opts) => {
+      withContext<{ since?: string; days?: string }>(run, async (ctx, opts) => {
         const [{ readPulledChanges }, { renderChanges }] = await Promise.all([
           import("../pull/changes-read.js"),
           import("../output/changes-view.js"),
         ]);
-        const answer = await readPulledChanges(ctx.env, opts.since);
+        const answer = await readPulledChanges(ctx.env, opts.since, opts.days);
         await writeRecord(answer, {
           format: ctx.settings.format,
           io: ctx.io,

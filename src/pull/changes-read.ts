@@ -1,6 +1,7 @@
 import path from "node:path";
 import { existsSync } from "node:fs";
 import { resolveDataDir } from "../dataset/data-dir.js";
+import { addDays } from "../engine/time.js";
 import { UsageError } from "../errors.js";
 import { readChanges, type DocumentChange } from "../snapshot/change-table.js";
 import { openSnapshotDatabase } from "../snapshot/store.js";
@@ -17,7 +18,19 @@ export interface ChangesAnswer {
 export async function readPulledChanges(
   env: NodeJS.ProcessEnv,
   since: string | undefined,
+  days?: string,
 ): Promise<ChangesAnswer> {
+  if (since !== undefined && days !== undefined)
+    throw new UsageError(
+      "--since and --days ask for two starts",
+      "Keep one: --days N counts back from the snapshot's own date.",
+    );
+  const back = days === undefined ? undefined : Number(days);
+  if (back !== undefined && !(Number.isInteger(back) && back >= 1 && back <= 3650))
+    throw new UsageError(
+      `--days ${days}: not a whole number of days from 1 to 3650`,
+      "Example: --days 30.",
+    );
   if (since !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(since))
     throw new UsageError(
       `--since ${since}: not a date`,
@@ -31,11 +44,11 @@ export async function readPulledChanges(
     );
   const { db, meta } = await openSnapshotDatabase(file);
   try {
-    return {
-      as_of: (meta.get("as_of") as string | null) ?? null,
-      since: since ?? null,
-      changes: readChanges(db, since),
-    };
+    const asOf = (meta.get("as_of") as string | null) ?? null;
+    // Counted from the snapshot's own date (the export's), not the machine's.
+    const from =
+      back !== undefined ? addDays(asOf ?? new Date().toISOString().slice(0, 10), -back) : since;
+    return { as_of: asOf, since: from ?? null, changes: readChanges(db, from) };
   } finally {
     db.close();
   }

@@ -388,12 +388,20 @@ describe.skipIf(!SQLITE)("the catalogue's history across pulls of real weeks", (
     expect((JSON.parse(p.stdout) as { effective_to_date: string }).effective_to_date).toBe(asOf);
   });
 
-  it("gives the same changes later with `data changes`", async () => {
-    const r = await cli(["data", "changes", "--json"]);
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(asLines((JSON.parse(r.stdout) as { changes: Change[] }).changes)).toEqual(
+  it("gives the same changes later with `data changes`, by --since or --days", async () => {
+    const all = await cli(["data", "changes", "--json"]);
+    expect(all.exitCode, all.stderr).toBe(0);
+    const answer = JSON.parse(all.stdout) as { as_of: string; changes: Change[] };
+    expect(asLines(answer.changes)).toEqual(asLines(changes));
+    const recent = await cli(["data", "changes", "--days", "1", "--json"]);
+    expect(asLines((JSON.parse(recent.stdout) as { changes: Change[] }).changes)).toEqual(
       asLines(changes),
     );
+    const later = await cli(["data", "changes", "--since", "2999-01-01", "--json"]);
+    expect((JSON.parse(later.stdout) as { changes: Change[] }).changes).toEqual([]);
+    const table = await cli(["data", "changes"]);
+    expect(table.stdout).toContain("retired");
+    expect(table.stdout).toContain("L39998");
   });
 
   it("changes nothing when the same week is pulled twice", async () => {

@@ -157,12 +157,16 @@ export class HistorySink implements DatasetSink, TextFileStore {
     return { policy, text, codes };
   }
 
-  #readOld(series: string): Known[] {
+  #readOldPolicies(series: string): DatasetPolicy[] {
     return this.#oldVersions.all(series).map((row) => {
       const links = this.#oldLinks.all(row.seq as number);
       const packed = this.#oldCodes.get(row.seq as number)?.code_links as string;
-      return this.#known(policyOf(row, links, packed ?? "[]") as unknown as DatasetPolicy, true);
+      return policyOf(row, links, packed ?? "[]") as unknown as DatasetPolicy;
     });
+  }
+
+  #readOld(series: string): Known[] {
+    return this.#readOldPolicies(series).map((p) => this.#known(p, true));
   }
 
   #record(
@@ -310,15 +314,14 @@ export class HistorySink implements DatasetSink, TextFileStore {
           payer_id: row.payer_id as string,
           display_name: row.display_name as string,
         });
-    const all = db
-      .prepare("SELECT DISTINCT series FROM version ORDER BY series")
-      .all()
-      .map((r) => r.series as string);
-    for (const series of all) {
+    // Only the documents with a version the export did not give again are read in full.
+    const pending = new Set<string>();
+    for (const row of db.prepare("SELECT series, policy_id FROM version").iterate())
+      if (!this.#matched.has(row.policy_id as string)) pending.add(row.series as string);
+    for (const series of [...pending].sort()) {
       const froms = this.#seen.get(series);
       let retired: DatasetPolicy | undefined;
-      for (const old of this.#readOld(series)) {
-        const p = old.policy;
+      for (const p of this.#readOldPolicies(series)) {
         if (this.#matched.has(p.policy_id)) continue;
         let to = p.effective_to_date;
         if (froms) {

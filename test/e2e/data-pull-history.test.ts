@@ -7,7 +7,7 @@
 // against a diff of the two weeks' raw CSVs computed here, with csv-parse and without the
 // importer: precision and recall 1.0.
 import { isUtf8 } from "node:buffer";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
@@ -256,6 +256,18 @@ const asLines = (changes: Change[]) =>
     )
     .sort();
 
+/** Every file under a folder: name, size and modification time ("as it was"). */
+function folderState(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const file = path.join(dir, name);
+    const info = statSync(file);
+    if (info.isDirectory()) out.push(...folderState(file).map((f) => `${name}/${f}`));
+    else out.push(`${name} ${info.size} ${info.mtimeMs}`);
+  }
+  return out;
+}
+
 // --- the pulls ---------------------------------------------------------------------------------
 
 const work = mkdtempSync(path.join(os.tmpdir(), "coverage-history-"));
@@ -421,9 +433,12 @@ describe.skipIf(!SQLITE)("the catalogue's history across pulls of real weeks", (
   });
 
   it("refuses an export older than the snapshot's, naming both dates, and changes nothing", async () => {
+    const before = folderState(path.join(work, "data-home", "coverage"));
     await serve(await weekZips(one, false));
     const r = await pull();
     expect(r.exitCode).toBe(2);
+    // The snapshot, its text files and history, sources and manifest: as they were.
+    expect(folderState(path.join(work, "data-home", "coverage"))).toEqual(before);
     expect(r.stderr).toMatch(
       /the export is of 2025-\d\d-\d\d, older than the snapshot's 2026-\d\d-\d\d/,
     );
@@ -437,5 +452,32 @@ describe.skipIf(!SQLITE)("the catalogue's history across pulls of real weeks", (
       "100",
     ]);
     expect(answer.stdout).toBe(firstAnswer);
+  });
+
+  it("keeps both when CMS gives other words under the same version number, and says so", async () => {
+    // Week three (ours): week two with NCD 240.4's first words changed, its version unchanged.
+    const three: Week = new Map(two);
+    const ncd = two.get("ncd_trkg.csv")!;
+    three.set("ncd_trkg.csv", {
+      ...ncd,
+      rows: ncd.rows.map((r) =>
+        r.NCD_id === "226" ? { ...r, itm_srvc_desc: `<p>Reworded.</p>${r.itm_srvc_desc!}` } : r,
+      ),
+    });
+    await serve(await weekZips(three, false));
+    const r = await pull("--json");
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(
+      /cms-ncd\/240\.4: CMS gave different content under the same version \d+/,
+    );
+    const [c] = (JSON.parse(r.stdout) as { changes: Array<Change & { note: string }> }).changes;
+    expect(c).toMatchObject({ id: "cms-ncd/240.4", change: "revised" });
+    expect(c!.new_version).toBe(`${c!.old_version}~2`);
+    expect(c!.note).toContain("both kept");
+    const v = await cli(["--data", "medicare", "versions", "cms-ncd/240.4", "--json"]);
+    const ids = (JSON.parse(v.stdout) as { versions: Array<{ policy_id: string }> }).versions.map(
+      (x) => x.policy_id,
+    );
+    expect(ids).toEqual([c!.old_version, c!.new_version]);
   });
 });

@@ -3,7 +3,7 @@
 // baseline in the same run (interleaved), reported as medians and ratios with PASS/FAIL per
 // target. It is a measurement, not a test: it always exits 0 once it has run.
 //
-//   node bench/run.mjs [cold] [scale] [all] [download] [load] [heavy] [mcd] [snapshot] [mcp] [check]
+//   node bench/run.mjs [cold] [scale] [all] [download] [load] [heavy] [mcd] [snapshot] [mcp] [check] [pull] [history]
 //   (default: every part)
 // Env: BENCH_RUNS (cold-start runs per case, default 20), BENCH_SCALE_RUNS (default 5),
 //      BENCH_NODES (Node binaries for the cold start, besides this one; default: the Node 20,
@@ -55,6 +55,7 @@ import {
   waitForLine,
 } from "./lib.mjs";
 import { dataPull } from "./data-pull.mjs";
+import { history } from "./history.mjs";
 import { mcdImport } from "./mcd-import.mjs";
 
 const parts = new Set(process.argv.slice(2));
@@ -636,6 +637,7 @@ for (const [name, part] of Object.entries({
   heavy,
   mcd: mcdImport,
   pull: dataPull,
+  history,
   snapshot,
   check,
   mcp,

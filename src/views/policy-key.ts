@@ -1,5 +1,5 @@
 import type { Policy } from "../contract/index.js";
-import { compareCodePoints } from "../engine/compare.js";
+import { compareCodePoints } from "../domain/compare.js";
 import { isInEffect } from "../engine/time.js";
 
 // `~N`: a second version CMS gave under the same effective date (the pull's history keeps both).

@@ -40,23 +40,7 @@ export function readZipBuffer(buffer) {
 }
 
 function readZip(file) {
-  return new Promise((resolve, reject) =>
-    yauzl.open(file, { lazyEntries: true }, (err, zip) => {
-      if (err) return reject(err);
-      const entries = [];
-      zip.on("entry", (entry) =>
-        zip.openReadStream(entry, async (e, stream) => {
-          if (e) return reject(e);
-          const chunks = [];
-          for await (const c of stream) chunks.push(c);
-          entries.push([entry.fileName, Buffer.concat(chunks)]);
-          zip.readEntry();
-        }),
-      );
-      zip.on("end", () => resolve(entries));
-      zip.readEntry();
-    }),
-  );
+  return readZipBuffer(readFileSync(file));
 }
 
 export async function zipOf(entries) {

@@ -20,7 +20,6 @@ import { stringify } from "csv-stringify/sync";
 import {
   BIN,
   OUT,
-  ROOT,
   cleanEnv,
   fmt,
   info,
@@ -39,27 +38,8 @@ const RUNS = Number(process.env.BENCH_HISTORY_RUNS ?? 10);
 const DIR = path.join(OUT, "history");
 
 /** The generated export's args (the bench's own, or a scaled one written here once). */
-function exportArgs() {
-  if (FACTOR === 1) return ensureExport();
-  const dir = path.join(DIR, `export-${FACTOR}`);
-  const zip = path.join(dir, "all_data.zip");
-  if (!existsSync(zip)) {
-    console.log(`generating the export at factor ${FACTOR} (once) ...`);
-    const r = spawnSync(
-      process.execPath,
-      ["--import", "tsx", path.join(ROOT, "test", "helpers", "mcd-scale.ts"), dir, String(FACTOR)],
-      { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] },
-    );
-    if (r.status !== 0) throw new Error("generating the MCD export failed");
-  }
-  return [
-    zip,
-    "--icd10cm",
-    path.join(dir, "icd10cm_order_2026.txt"),
-    "--hcpcs",
-    path.join(dir, "HCPC2026_JAN_ANWEB.txt"),
-  ];
-}
+const exportArgs = () =>
+  FACTOR === 1 ? ensureExport() : ensureExport(path.join(DIR, `export-${FACTOR}`), FACTOR);
 
 const day = (k) => new Date(Date.UTC(2030, 0, 1) + 7 * 86_400_000 * k).toISOString().slice(0, 10);
 const column = (header, name) => header.find((h) => h.toLowerCase() === name);

@@ -7,7 +7,7 @@
 // against a diff of the two weeks' raw CSVs computed here, with csv-parse and without the
 // importer: precision and recall 1.0.
 import { isUtf8 } from "node:buffer";
-import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
@@ -16,6 +16,7 @@ import iconv from "iconv-lite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, runCoverage } from "../helpers/cli.js";
 import { startCms, zipOf, type CmsServer } from "../helpers/cms-server.js";
+import { folderState } from "../helpers/folder-state.js";
 import { SQLITE } from "../helpers/snapshot.js";
 
 const EXCERPT = path.join(ROOT, "test", "fixtures", "mcd-excerpt");
@@ -256,18 +257,6 @@ const asLines = (changes: Change[]) =>
     )
     .sort();
 
-/** Every file under a folder: name, size and modification time ("as it was"). */
-function folderState(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    const file = path.join(dir, name);
-    const info = statSync(file);
-    if (info.isDirectory()) out.push(...folderState(file).map((f) => `${name}/${f}`));
-    else out.push(`${name} ${info.size} ${info.mtimeMs}`);
-  }
-  return out;
-}
-
 // --- the pulls ---------------------------------------------------------------------------------
 
 const work = mkdtempSync(path.join(os.tmpdir(), "coverage-history-"));
@@ -285,6 +274,9 @@ const pull = (...extra: string[]) =>
     { env: env() },
   );
 const cli = (args: string[]) => runCoverage(args, { env: env(), cwd: work });
+/** Every version of the snapshot, retired ones too: what "changes nothing" compares. */
+const everything = () =>
+  cli(["--data", "medicare", "search", "--retired", "--json", "--limit", "100"]);
 const serve = async (zips: Record<string, Buffer>) => {
   for (const [file, body] of Object.entries(zips)) cms.put(file, body);
 };
@@ -303,9 +295,7 @@ describe.skipIf(!SQLITE)("the catalogue's history across pulls of real weeks", (
     const second = await pull("--json");
     expect(second.exitCode, second.stderr).toBe(0);
     changes = (JSON.parse(second.stdout) as { changes: Change[] }).changes;
-    firstAnswer = (
-      await cli(["--data", "medicare", "search", "--retired", "--json", "--limit", "100"])
-    ).stdout;
+    firstAnswer = (await everything()).stdout;
   }, 240_000);
 
   afterAll(async () => {
@@ -420,16 +410,7 @@ describe.skipIf(!SQLITE)("the catalogue's history across pulls of real weeks", (
     const again = await pull("--force", "--json");
     expect(again.exitCode, again.stderr).toBe(0);
     expect((JSON.parse(again.stdout) as { changes: Change[] }).changes).toEqual([]);
-    const answer = await cli([
-      "--data",
-      "medicare",
-      "search",
-      "--retired",
-      "--json",
-      "--limit",
-      "100",
-    ]);
-    expect(answer.stdout).toBe(firstAnswer);
+    expect((await everything()).stdout).toBe(firstAnswer);
   });
 
   it("refuses an export older than the snapshot's, naming both dates, and changes nothing", async () => {
@@ -442,16 +423,7 @@ describe.skipIf(!SQLITE)("the catalogue's history across pulls of real weeks", (
     expect(r.stderr).toMatch(
       /the export is of 2025-\d\d-\d\d, older than the snapshot's 2026-\d\d-\d\d/,
     );
-    const answer = await cli([
-      "--data",
-      "medicare",
-      "search",
-      "--retired",
-      "--json",
-      "--limit",
-      "100",
-    ]);
-    expect(answer.stdout).toBe(firstAnswer);
+    expect((await everything()).stdout).toBe(firstAnswer);
   });
 
   it("keeps both when CMS gives other words under the same version number, and says so", async () => {

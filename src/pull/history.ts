@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { DatabaseSync, StatementSync } from "node:sqlite";
@@ -42,6 +43,10 @@ export function plainWords(markdown: string | null | undefined): string {
     .trim();
 }
 
+/** A document's words, as a hash: what two versions' texts are compared by. */
+const wordsHash = (markdown: string | null | undefined) =>
+  createHash("sha1").update(plainWords(markdown)).digest("base64");
+
 const linkKey = (c: CodeLink) => `${c.code_system}\u0000${c.code}\u0000${c.relationship}`;
 const keyLink = (k: string): LinkKey => {
   const [code_system = "", code = "", relationship = ""] = k.split("\u0000");
@@ -58,7 +63,7 @@ function linksNotIn(after: readonly CodeLink[], before: readonly CodeLink[]): Li
 
 interface Known {
   policy: DatasetPolicy;
-  /** Title, summary, criteria and text file as plain words. */
+  /** Title, summary, criteria and text file as hashes of their plain words. */
   text: string;
   /** Code links with their categories as plain words, sorted. */
   codes: string;
@@ -78,7 +83,7 @@ export class HistorySink implements DatasetSink, TextFileStore {
   readonly #oldVersions: StatementSync;
   readonly #oldLinks: StatementSync;
   readonly #oldCodes: StatementSync;
-  /** Normalised text of the files the import stored, by their path. */
+  /** A hash of the plain words of each file the import stored, by its path (not the words: memory). */
   readonly #texts = new Map<string, string>();
   readonly #storedNames = new Set<string>();
   readonly #lobIds = new Set<string>();
@@ -127,7 +132,7 @@ export class HistorySink implements DatasetSink, TextFileStore {
     if (!storesText(this.#inner)) throw new Error("the snapshot sink keeps no text files");
     const stored = await this.#inner.storeText(name, markdown);
     this.#storedNames.add(path.basename(stored));
-    this.#texts.set(stored, plainWords(markdown));
+    this.#texts.set(stored, wordsHash(markdown));
     return stored;
   }
 
@@ -135,7 +140,7 @@ export class HistorySink implements DatasetSink, TextFileStore {
     if (!rel) return "";
     if (!fromOld) return this.#texts.get(rel) ?? "";
     try {
-      return plainWords(readFileSync(path.join(this.#options.previousFolder, rel), "utf8"));
+      return wordsHash(readFileSync(path.join(this.#options.previousFolder, rel), "utf8"));
     } catch {
       return "";
     }
@@ -143,13 +148,9 @@ export class HistorySink implements DatasetSink, TextFileStore {
 
   #known(policy: DatasetPolicy, fromOld: boolean): Known {
     const text = [
-      policy.title,
-      policy.summary,
-      policy.criteria_text,
+      ...[policy.title, policy.summary, policy.criteria_text].map((t) => wordsHash(t)),
       this.#textOf(policy.files?.text, fromOld),
-    ]
-      .map((t) => plainWords(t))
-      .join("\u0001");
+    ].join("\u0001");
     const codes = policy.codes
       .map((c) => `${linkKey(c)}\u0000${plainWords(c.category)}`)
       .sort()

@@ -689,7 +689,7 @@ function __coverage_options --argument-names path --description 'The options rec
         case 'data pull'
             printf '%s\t%s\n' '--history' 'the all_ exports: retired versions too (larger)'
             printf '%s\t%s\n' '--no-codes' 'skip the ICD-10-CM and HCPCS code description files'
-            printf '%s\t%s\n' '--force' 'download and import again even when nothing changed'
+            printf '%s\t%s\n' '--force' 'download and import again even when nothing changed; take an export older than the snapshot\'s'
             printf '%s\t%s\n' '--source' 'the folder of the MCD exports (default: CMS\'s downloads folder)'
             printf '%s\t%s\n' '--icd10cm-url' 'the ICD-10-CM descriptions zip, or a page that links it'
             printf '%s\t%s\n' '--hcpcs-url' 'the HCPCS Level II alpha-numeric zip, or a page that links it'

@@ -17,7 +17,7 @@ export function registerDataChanges(data: Command, run: RunEnvironment): void {
     )
     .action(
       withContext<{ since?: string; days?: string }>(run, async (ctx, opts) => {
-        const [{ readPulledChanges }, { renderChanges }] = await Promise.all([
+        const [{ readPulledChanges }, { flattenChange, renderChanges }] = await Promise.all([
           import("../pull/changes-read.js"),
           import("../output/changes-view.js"),
         ]);
@@ -25,7 +25,7 @@ export function registerDataChanges(data: Command, run: RunEnvironment): void {
         await writeRecord(answer, {
           format: ctx.settings.format,
           io: ctx.io,
-          rows: answer.changes as unknown as Array<Record<string, unknown>>,
+          rows: answer.changes.map(flattenChange),
           renderTable: () => renderChanges(answer.changes, answer.as_of),
         });
       }),

@@ -27,3 +27,10 @@ export function renderChanges(changes: readonly DocumentChange[], asOf: string |
   }
   return lines.join("\n");
 }
+
+/** A change as a CSV or ndjson row: the code links as `SYSTEM:CODE RELATIONSHIP`, `; ` between. */
+export function flattenChange(c: DocumentChange): Record<string, unknown> {
+  const links = (list: DocumentChange["codes_gained"]) =>
+    list.map((l) => `${link(l)} ${l.relationship}`).join("; ");
+  return { ...c, codes_gained: links(c.codes_gained), codes_lost: links(c.codes_lost) };
+}

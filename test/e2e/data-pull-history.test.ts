@@ -401,6 +401,11 @@ describe.skipIf(!SQLITE)("the catalogue's history across pulls of real weeks", (
     );
     const later = await cli(["data", "changes", "--since", "2999-01-01", "--json"]);
     expect((JSON.parse(later.stdout) as { changes: Change[] }).changes).toEqual([]);
+    const csv = await cli(["data", "changes", "--format", "csv"]);
+    expect(csv.stdout).toMatch(/^as_of,id,policy_number,title,change,old_version,new_version,/);
+    expect(csv.stdout).toMatch(
+      /,codes,cms-lcd\/L33718\/[^,]+,cms-lcd\/L33718\/[^,]+,51,52,HCPCS:\S+ COVERS,/,
+    );
     const table = await cli(["data", "changes"]);
     expect(table.stdout).toContain("retired");
     expect(table.stdout).toContain("L39998");

@@ -65,7 +65,7 @@ interface Known {
   policy: DatasetPolicy;
   /** Title, summary, criteria and text file as hashes of their plain words. */
   text: string;
-  /** Code links with their categories as plain words, sorted. */
+  /** Code links with their categories (as plain words), sorted. */
   codes: string;
 }
 
@@ -95,8 +95,6 @@ export class HistorySink implements DatasetSink, TextFileStore {
   readonly #ids = new Set<string>();
   readonly #changes: DocumentChange[] = [];
   readonly #reported = new Set<string>();
-  /** Old versions whose id a revision of the same date collided with (policy id -> CMS version). */
-  collisions = 0;
 
   constructor(inner: DatasetSink, options: HistoryOptions) {
     this.#inner = inner;
@@ -230,7 +228,6 @@ export class HistorySink implements DatasetSink, TextFileStore {
         n++;
       added = { ...policy, policy_id: `${policy.policy_id}~${n}` };
       if (cmsOld === cmsNew) {
-        this.collisions++;
         note = `CMS gave different content under the same version ${cmsNew ?? "(none)"} as ${policy.policy_id}: both kept, the new one as ${added.policy_id}`;
         this.#options.warn(`${series}: ${note}`);
       }

@@ -207,12 +207,14 @@ export class HistorySink implements DatasetSink, TextFileStore {
     if (unchanged && same) {
       policy = { ...policy, policy_id: same.policy.policy_id };
       // No revision (markup, white space, or what the model does not keep): the export's
-      // record replaces the old one; an end date CMS gave it now retires the document.
+      // record replaces the old one. An end date CMS gives it now retires the document; one
+      // taken away puts it back in effect; one moved (CMS's date for a retirement the pull
+      // had dated) is no change of the document.
       this.#matched.add(same.policy.policy_id);
-      if (same.policy.effective_to_date === null && policy.effective_to_date !== null)
-        this.#record("retired", same.policy, policy);
-      else if (same.policy.effective_to_date !== policy.effective_to_date)
-        this.#record("revised", same.policy, policy);
+      const wasOpen = same.policy.effective_to_date === null;
+      const isOpen = policy.effective_to_date === null;
+      if (wasOpen && !isOpen) this.#record("retired", same.policy, policy);
+      else if (!wasOpen && isOpen) this.#record("revised", same.policy, policy);
       this.#emit(policy);
       return;
     }

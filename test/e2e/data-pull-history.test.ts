@@ -457,4 +457,36 @@ describe.skipIf(!SQLITE)("the catalogue's history across pulls of real weeks", (
     );
     expect(ids).toEqual([c!.old_version, c!.new_version]);
   });
+
+  it("--history reads all_lcd.zip and all_article.zip: a retired row gives CMS's own end date", async () => {
+    // The all_ exports (ours): week two's tables, plus L39998 as CMS would list it once retired
+    // (week one's rows, status R, date_retired; its dates ours).
+    const all: Week = new Map(two);
+    const retiredOn = "2026-01-31";
+    for (const name of ["lcd.csv", "lcd_x_contractor.csv"]) {
+      const t = two.get(name)!;
+      const extra = one
+        .get(name)!
+        .rows.filter((r) => lower(r, "lcd_id") === "39998")
+        .map((r) =>
+          name === "lcd.csv" ? { ...r, status: "R", date_retired: `${retiredOn} 00:00:00` } : r,
+        );
+      all.set(name, { ...t, rows: [...t.rows, ...extra] });
+    }
+    const zips = await weekZips(all, false);
+    const nest = async (name: string, files: string[]) =>
+      zipOf([[`${name}_csv.zip`, await zipOf(files.map((f) => [f, csvBytes(all.get(f)!)]))]]);
+    cms.put("/exports/all_lcd.zip", await nest("all_lcd", [...LCD_FILES, ...LOOKUPS]));
+    cms.put("/exports/all_article.zip", await nest("all_article", [...ARTICLE_FILES, ...LOOKUPS]));
+    cms.put("/exports/ncd.zip", zips["/exports/ncd.zip"]!);
+    const r = await pull("--history", "--json");
+    expect(r.exitCode, r.stderr).toBe(0);
+    // The NCD row of week two is back: 240.4 gets its earlier words again (a revision).
+    const changes = (JSON.parse(r.stdout) as { changes: Change[] }).changes;
+    expect(changes.map((c) => c.id)).toEqual(["cms-ncd/240.4"]);
+    const p = await cli(["--data", "medicare", "policy", "cms-lcd/L39998", "--json"]);
+    expect((JSON.parse(p.stdout) as { effective_to_date: string }).effective_to_date).toBe(
+      retiredOn,
+    );
+  });
 });

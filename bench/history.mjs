@@ -147,7 +147,8 @@ export async function history() {
           encoding: "utf8",
         });
         firstVersions = JSON.parse(info_.stdout).versions ?? versionsOne;
-      } else {
+      } else if (k <= 3) {
+        // Weeks 2 and 3: the pull with changes against the import alone (later weeks: size only).
         pulls.push(p.ms);
         // The import alone of the same files, for the pull's own cost with changes.
         const saved = path.join(DIR, "run", "files");

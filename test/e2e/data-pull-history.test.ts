@@ -43,6 +43,8 @@ const ARTICLE_FILES = [
   "article_x_contractor.csv",
   "article_x_hcpc_code.csv",
   "article_x_hcpc_code_group.csv",
+  "article_x_icd10_covered.csv",
+  "article_x_icd10_covered_group.csv",
   "article_future_retire.csv",
 ];
 type Table = Array<Record<string, string>>;
@@ -158,12 +160,19 @@ interface RawDoc {
 /** Each document of a week: its version, its words, and its HCPCS codes. */
 function documentsOf(week: Week): Map<string, RawDoc> {
   const docs = new Map<string, RawDoc>();
-  const codes = (file: string, idCol: string, id: string, version: string, verCol: string) =>
+  const codes = (
+    file: string,
+    idCol: string,
+    id: string,
+    version: string,
+    verCol: string,
+    codeCol = "hcpc_code_id",
+  ) =>
     new Set(
       week
         .get(file)!
         .rows.filter((r) => lower(r, idCol) === id && lower(r, verCol) === version)
-        .map((r) => lower(r, "hcpc_code_id")),
+        .map((r) => lower(r, codeCol)),
     );
   for (const r of week.get("lcd.csv")!.rows)
     docs.set(`cms-lcd/L${r.lcd_id}`, {
@@ -177,13 +186,24 @@ function documentsOf(week: Week): Map<string, RawDoc> {
       key: `cms-article/A${r.article_id}`,
       version: r.article_version!,
       text: [r.title, r.description].map(plain).join("|"),
-      codes: codes(
-        "article_x_hcpc_code.csv",
-        "article_id",
-        r.article_id!,
-        r.article_version!,
-        "article_version",
-      ),
+      codes: new Set([
+        ...codes(
+          "article_x_hcpc_code.csv",
+          "article_id",
+          r.article_id!,
+          r.article_version!,
+          "article_version",
+        ),
+        // ICD-10-CM codes as the export writes them; the import keeps them with their dots.
+        ...codes(
+          "article_x_icd10_covered.csv",
+          "article_id",
+          r.article_id!,
+          r.article_version!,
+          "article_version",
+          "icd10_code_id",
+        ),
+      ]),
     });
   for (const r of week.get("ncd_trkg.csv")!.rows)
     docs.set(`cms-ncd/${r.NCD_mnl_sect}`, {

@@ -422,6 +422,61 @@ describe("files", () => {
     expect(stderr).toContain("stdin, line 4, column date");
   });
 
+  it("a quote that never closes refuses the file (exit 2) naming the line where it opened", async () => {
+    const text =
+      'procedure,diagnosis,state\n97110,M54.50,CA\n"97110,M54.50,CA\nE0601,G47.33,NY\nE0601,G47.33,TX\n';
+    const { exitCode, stdout, stderr } = await check([
+      "check",
+      "--input",
+      file("stray.csv", text),
+      "--format",
+      "ndjson",
+    ]);
+    expect(exitCode).toBe(2);
+    expect(stderr).toContain(
+      "stray.csv, line 3: the quote that opens a value on this line is never closed",
+    );
+    expect(stdout).not.toMatch(/"line":[345]/);
+  });
+
+  it("megabytes of lines after an open quote: refused at the record's bound, not read on", async () => {
+    const lines = "E0601,G47.33,NY\n".repeat(400_000);
+    const text = `procedure,diagnosis,state\n97110,M54.50,CA\n"97110,M54.50,CA\n${lines}`;
+    const { exitCode, stderr } = await check(["check", "--input", "-", "--format", "csv"], text);
+    expect(exitCode).toBe(2);
+    expect(stderr).toContain(
+      "stdin, line 3: the quote that opens a value on this line is still open 262,144 characters later",
+    );
+    expect(stderr).not.toContain("skipped");
+  });
+
+  it("stray quotes skip their own line only; the summary counts every line", async () => {
+    const text = [
+      "procedure,diagnosis,state",
+      '=HYPERLINK("http://evil","x"),M54.50,CA',
+      "97110,=1+2,CA",
+      '97110,"M54.50",CA',
+      'a"b,M54.50',
+      "E0601,G47.33,TX",
+    ].join("\n");
+    const { exitCode, stdout, stderr } = await check([
+      "check",
+      "--input",
+      file("formula.csv", text),
+      "--format",
+      "ndjson",
+    ]);
+    expect(exitCode).toBe(0);
+    expect(
+      stdout
+        .trim()
+        .split("\n")
+        .map((l) => (JSON.parse(l) as JsonLine).line),
+    ).toEqual([4, 6]);
+    for (const line of [2, 3, 5]) expect(stderr.split(`formula.csv, line ${line}`)).toHaveLength(2);
+    expect(stderr).toContain("Checked 2 lines (3 bad lines skipped)");
+  });
+
   it("a line of a million characters is a bad line; the others are checked", async () => {
     const text = `procedure,diagnosis\n97110,${"M".repeat(1_000_000)}\n97112,\n`;
     const { exitCode, stdout, stderr } = await check([

@@ -4,7 +4,9 @@ import { CheckFailedError } from "../errors.js";
 import type { OutputFormat } from "./format.js";
 import type { CheckResult, CheckVerdict } from "../views/claim-check.js";
 import type { CheckedClaim } from "../views/claim-rules.js";
-import { renderTable, type Column } from "./table.js";
+import { neededWidth, renderTable, wrapText, type Column } from "./table.js";
+import { stripControls } from "../domain/terminal-text.js";
+import { measureColumns } from "./text-width.js";
 import { formatJson, writeText, type Io } from "./terminal.js";
 
 /** Where checked lines go, one at a time. */
@@ -48,41 +50,90 @@ export function flattenClaim(claim: CheckedClaim): Array<Record<string, unknown>
 type TableRow = { claim: CheckedClaim; result: CheckResult; first: boolean };
 
 const bare = (code: string) => code.slice(code.indexOf(":") + 1);
+const longest = (texts: Iterable<string>) => Math.max(0, ...Array.from(texts, (t) => t.length));
 
-/** The table's columns; the verdict coloured on a terminal (red: not covered, green: supported). */
-const tableColumns = (io: Pick<Io, "chalk">): Column<TableRow>[] => [
-  { header: "LINE", value: (r) => (r.first ? String(r.claim.line) : "") },
-  { header: "PROCEDURE", value: (r) => (r.first ? r.claim.input.procedure : "") },
-  {
-    header: "DIAGNOSES",
-    value: (r) => (r.first ? r.claim.input.diagnoses.map(bare).join(" ") || "-" : ""),
-    flex: true,
-    min: 10,
-  },
+/** The verdict coloured on a terminal (red: not covered, green: supported, yellow: not listed). */
+const verdictStyle =
+  (io: Pick<Io, "chalk">) =>
+  (text: string, r: TableRow): string =>
+    r.result.verdict.endsWith("not covered")
+      ? io.chalk.red(text)
+      : r.result.verdict === "supported"
+        ? io.chalk.green(text)
+        : r.result.verdict === "diagnosis not listed"
+          ? io.chalk.yellow(text)
+          : text;
+
+/** A row's policies, one a line: `id: verdict (category)`. */
+const policiesOf = (r: TableRow) =>
+  r.result.policies
+    .map((p) => `${p.policy_id}: ${p.verdict}${p.category ? ` (${p.category})` : ""}`)
+    .join("\n") || "-";
+
+/**
+ * The narrowest the wrapping columns get: their longest code or policy id (so that wrapping,
+ * which breaks only words wider than the column, never cuts one).
+ */
+function idWidths(rows: readonly TableRow[]) {
+  return {
+    diagnoses: longest(rows.flatMap((r) => r.claim.input.diagnoses.map(bare))),
+    policies: longest(rows.flatMap((r) => r.result.policies.map((p) => `${p.policy_id}:`))),
+  };
+}
+
+/** The table's columns, one row per line and payer x LOB. */
+const tableColumns = (io: Pick<Io, "chalk">, rows: readonly TableRow[]): Column<TableRow>[] => {
+  const ids = idWidths(rows);
+  return [
+    { header: "LINE", value: (r) => (r.first ? String(r.claim.line) : "") },
+    { header: "PROCEDURE", value: (r) => (r.first ? r.claim.input.procedure : "") },
+    {
+      header: "DIAGNOSES",
+      value: (r) => (r.first ? r.claim.input.diagnoses.map(bare).join(" ") || "-" : ""),
+      flex: true,
+      min: Math.max(10, ids.diagnoses),
+    },
+    ...resultColumns(io, ids.policies),
+  ];
+};
+
+/** The columns of a line's results: payer, LOB, verdict, policies. */
+const resultColumns = (io: Pick<Io, "chalk">, policyWidth: number): Column<TableRow>[] => [
   { header: "PAYER", value: (r) => r.result.payer_id ?? "-" },
   { header: "LOB", value: (r) => r.result.lob ?? "-" },
-  {
-    header: "VERDICT",
-    value: (r) => r.result.verdict,
-    style: (text, r) =>
-      r.result.verdict.endsWith("not covered")
-        ? io.chalk.red(text)
-        : r.result.verdict === "supported"
-          ? io.chalk.green(text)
-          : r.result.verdict === "diagnosis not listed"
-            ? io.chalk.yellow(text)
-            : text,
-  },
-  {
-    header: "POLICIES",
-    value: (r) =>
-      r.result.policies
-        .map((p) => `${p.policy_id}: ${p.verdict}${p.category ? ` (${p.category})` : ""}`)
-        .join("\n") || "-",
-    flex: true,
-    min: 24,
-  },
+  { header: "VERDICT", value: (r) => r.result.verdict, style: verdictStyle(io) },
+  { header: "POLICIES", value: policiesOf, flex: true, min: Math.max(24, policyWidth) },
 ];
+
+/**
+ * The table of a block of lines: one row per line and payer x LOB when it fits the terminal
+ * with every code and id whole; else stacked, as other commands stack: each line's number,
+ * procedure and diagnoses on a line of their own, its results as a table under it (each payer
+ * and LOB leading its verdict and policies when even those do not fit).
+ */
+function renderCheckTable(rows: readonly TableRow[], io: Io): string {
+  const columns = tableColumns(io, rows);
+  if (neededWidth(columns, rows) <= io.columns) return renderTable(columns, rows, io);
+  const results = resultColumns(io, idWidths(rows).policies);
+  // Payer leads (never wrapped), its LOB beside it, when the results do not fit side by side.
+  results[0] = { ...results[0]!, nowrap: true };
+  results[1] = { ...results[1]!, beside: true };
+  const out: string[] = [];
+  for (let at = 0; at < rows.length;) {
+    const { claim } = rows[at]!;
+    let end = at + 1;
+    while (end < rows.length && !rows[end]!.first) end++;
+    const diagnoses = claim.input.diagnoses.map(bare).join(" ") || "-";
+    const lead = stripControls(`LINE ${claim.line}  ${claim.input.procedure}  ${diagnoses}`);
+    if (at > 0) out.push("");
+    out.push(
+      io.chalk.bold(measureColumns(lead) <= io.columns ? lead : wrapText(lead, io.columns, 5)),
+    );
+    out.push(renderTable(results, rows.slice(at, end), io));
+    at = end;
+  }
+  return out.join("\n");
+}
 
 /** Lines a table block holds before it is printed (a long file prints several blocks). */
 const TABLE_BLOCK = 500;
@@ -129,7 +180,7 @@ export function createCheckWriter(format: OutputFormat, io: Io): CheckWriter {
   let lines = 0;
   const flush = async () => {
     if (!block.length) return;
-    await writeText(io.stdout, renderTable(tableColumns(io), block, io) + "\n");
+    await writeText(io.stdout, renderCheckTable(block, io) + "\n");
     block = [];
     lines = 0;
   };

@@ -380,6 +380,43 @@ describe("files", () => {
     expect(stdout).toMatchSnapshot();
   });
 
+  it("the table at 80 and 120 columns keeps every code and id of --json whole", async () => {
+    // The bundled sample: its ids are long (uhc/commercial/outpatient-...), and CA brings NF, SF.
+    const f = file(
+      "ids.csv",
+      "procedure,diagnosis,state\n97110,M54.50;M25.561,CA\nE0601,G47.33,NY\n",
+    );
+    const bundled = (args: string[], env: Record<string, string> = {}) =>
+      runInProcess(["-q", "check", "--input", f, ...args], { env });
+    const json = await bundled(["--json"]);
+    const lines = (JSON.parse(json.stdout) as { lines: JsonLine[] }).lines;
+    const words = new Set<string>();
+    for (const l of lines) {
+      words.add(String(l.line)).add(String(l.input.procedure));
+      for (const d of l.input.diagnoses as string[]) words.add(d.slice(d.indexOf(":") + 1));
+      for (const r of l.results) {
+        if (r.payer_id) words.add(r.payer_id);
+        if (r.lob) words.add(r.lob);
+        for (const p of r.policies) words.add(p.policy_id);
+      }
+    }
+    expect(words).toContain("M25.561");
+    expect(words).toContain("uhc/commercial/outpatient-physical-occupational-therapy/2026-11-15");
+    for (const columns of ["80", "120"]) {
+      const { exitCode, stdout } = await bundled([], { COLUMNS: columns, NO_COLOR: "1" });
+      expect(exitCode).toBe(0);
+      const out = stdout.split("\n");
+      for (const word of words) {
+        const whole = new RegExp(`(^|\\s)${word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(:|\\s|$)`);
+        expect(
+          out.some((l) => whole.test(l)),
+          `${word} whole at ${columns}`,
+        ).toBe(true);
+      }
+      for (const l of out) expect(l.length, l).toBeLessThanOrEqual(Number(columns));
+    }
+  });
+
   it("--fail-on exits 6 when a row has a named verdict, 0 when none has", async () => {
     const f = file("d.csv", CSV);
     const failed = await check([

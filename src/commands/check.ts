@@ -16,24 +16,25 @@ async function runCheck(ctx: CommandContext, flags: CheckFlags, stdin: NodeJS.Re
   const failOn = input.checkFlags(flags);
   const defaults = input.readDefaults(flags, flags.date ?? (await ctx.today()));
   const source = input.sourceName(flags);
-  const warn = ctx.warn;
+  const { warn, settings } = ctx;
   const knownPayers = async () => listCatalogueIds(await ctx.client(), "payer", warn);
   const opened = await input.openClaimLines(flags, stdin, { defaults, knownPayers, warn });
   try {
     if (flags.dryRun) return await questions.printQuestions(opened.lines, ctx, source);
     const { ClaimAnswers, answerClaims } = await import("../views/claim-answers.js");
-    const { applyClaimRules } = await import("../views/claim-rules.js");
-    const { createCheckWriter, CheckSummary } = await import("../output/check-output.js");
+    const { checkClaims } = await import("../views/claim-rules.js");
+    const { createCheckWriter, CheckSummary, writeChecks } =
+      await import("../output/check-output.js");
+    const { runTerminable } = await import("../download/termination.js");
     const answers = new ClaimAnswers(await ctx.client(), warn, knownPayers);
-    const writer = createCheckWriter(ctx.settings.format, ctx.io);
+    const format = settings.format;
     const summary = new CheckSummary(ctx.io, CHECK_VERDICTS, input.MAX_NAMED_PROBLEMS);
-    for await (const claim of answerClaims(questions.groupClaims(opened.lines), answers)) {
-      if ("problem" in claim && flags.input === undefined) input.flagError(claim.problem);
-      else if ("problem" in claim) summary.skip(input.describeProblem(claim, source));
-      else for (const line of applyClaimRules(claim)) await writer.write(summary.add(line));
-    }
-    await writer.end();
-    summary.report(ctx.settings.quiet, ctx.settings.verbose ? answers.stats : undefined);
+    const skip = input.onSkipped(flags, (described) => summary.skip(described));
+    const checked = checkClaims(answerClaims(questions.groupClaims(opened.lines), answers), skip);
+    const write = (signal: AbortSignal) =>
+      writeChecks(checked, createCheckWriter(format, ctx.io), summary, signal, format);
+    await runTerminable(ctx.signal, write, (by) => summary.stopped(by, format));
+    summary.report(settings.quiet, settings.verbose ? answers.stats : undefined);
     const failure = summary.failure(failOn);
     if (failure) throw failure;
   } finally {

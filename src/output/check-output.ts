@@ -1,6 +1,6 @@
 // Output of `coverage check`, written as lines come: json (one document, streamed), ndjson (one
 // object a line), csv (one row a result), table (in blocks, so a long file is never held whole).
-import { CheckFailedError } from "../errors.js";
+import { CheckFailedError, InterruptedError } from "../errors.js";
 import type { OutputFormat } from "./format.js";
 import type { CheckResult, CheckVerdict } from "../views/claim-check.js";
 import type { CheckedClaim } from "../views/claim-rules.js";
@@ -195,11 +195,37 @@ export function createCheckWriter(format: OutputFormat, io: Io): CheckWriter {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
+/**
+ * Writes the checked lines as they come, each whole, then ends the output; when `signal`
+ * aborts (Ctrl-C, SIGTERM, SIGHUP), stops before the next line and says so (exit 130).
+ */
+export async function writeChecks(
+  checked: AsyncIterable<CheckedClaim>,
+  writer: CheckWriter,
+  summary: CheckSummary,
+  signal: AbortSignal,
+  format: OutputFormat,
+): Promise<void> {
+  try {
+    for await (const line of checked) {
+      if (signal.aborted) break;
+      await writer.write(summary.add(line));
+    }
+  } catch (err) {
+    // A request cut short by the stop fails: the stop is what happened.
+    if (!signal.aborted) throw err;
+  }
+  if (signal.aborted) throw new InterruptedError(summary.stopped("Ctrl-C", format));
+  await writer.end();
+}
+
 /** The verdicts counted as lines are written, bad lines named as they come; the summary on stderr. */
 export class CheckSummary {
   readonly counts = new Map<CheckVerdict, number>();
   lines = 0;
   skipped = 0;
+  /** The number of the last line written. */
+  last: number | undefined;
 
   constructor(
     readonly io: Pick<Io, "stderr">,
@@ -212,6 +238,7 @@ export class CheckSummary {
   /** Counts a checked line's rows (the line handed back, to be written). */
   add(claim: CheckedClaim): CheckedClaim {
     this.lines++;
+    this.last = claim.line;
     for (const r of claim.results)
       this.counts.set(r.verdict, (this.counts.get(r.verdict) ?? 0) + 1);
     return claim;
@@ -234,6 +261,17 @@ export class CheckSummary {
       this.io.stderr.write(
         `check: ${plural(requests.requests, "filter request")} for ${requests.combinations} distinct (procedure, state, LOB, payer, date) of ${plural(lines + skipped, "line")}.\n`,
       );
+  }
+
+  /** What a stop by a signal left: the lines written, and where the output ends. */
+  stopped(by: string, format: OutputFormat): string {
+    const done = `check stopped by ${by} after ${plural(this.lines, "line")}${this.skipped ? ` (${plural(this.skipped, "bad line")} skipped)` : ""}`;
+    if (this.last === undefined) return `${done}; nothing was written`;
+    if (format === "json")
+      return `${done}; the --json document stops after line ${this.last} and is not closed (not valid JSON)`;
+    if (format === "table")
+      return `${done}; the table shows the lines printed before the stop (up to 500 checked lines were not printed)`;
+    return `${done}; the output ends with line ${this.last}, whole`;
   }
 
   /** The exit-6 error when a row has a verdict --fail-on names, else undefined. */

@@ -95,6 +95,18 @@ export function flagError(err: unknown): never {
   throw new UsageError(`${flag} ${err.message}`, err.fix);
 }
 
+/** What is done with a skipped line: from flags, exit 2 naming the flag; from a file, `report` its description. */
+export function onSkipped(
+  flags: CheckFlags,
+  report: (described: string) => void,
+): (skipped: SkippedLine) => void {
+  const source = sourceName(flags);
+  return (skipped) =>
+    flags.input === undefined
+      ? flagError(skipped.problem)
+      : report(describeProblem(skipped, source));
+}
+
 /** The values every line falls back to (`date`: --date or the engine's today), checked as a line's are. */
 export function readDefaults(flags: CheckFlags, date: string): LineDefaults {
   const defaults: LineDefaults = { date, exactState: flags.exactState };

@@ -488,18 +488,11 @@ describe("files", () => {
   });
 
   it("stray quotes skip their own line only; the summary counts every line", async () => {
-    const text = [
-      "procedure,diagnosis,state",
-      '=HYPERLINK("http://evil","x"),M54.50,CA',
-      "97110,=1+2,CA",
-      '97110,"M54.50",CA',
-      'a"b,M54.50',
-      "E0601,G47.33,TX",
-    ].join("\n");
+    // 9 lines after the header: one blank, one value over two lines, 4 bad, 3 claims.
     const { exitCode, stdout, stderr } = await check([
       "check",
       "--input",
-      file("formula.csv", text),
+      path.join(ROOT, "test", "fixtures", "check", "stray-quotes.csv"),
       "--format",
       "ndjson",
     ]);
@@ -509,9 +502,10 @@ describe("files", () => {
         .trim()
         .split("\n")
         .map((l) => (JSON.parse(l) as JsonLine).line),
-    ).toEqual([4, 6]);
-    for (const line of [2, 3, 5]) expect(stderr.split(`formula.csv, line ${line}`)).toHaveLength(2);
-    expect(stderr).toContain("Checked 2 lines (3 bad lines skipped)");
+    ).toEqual([4, 6, 10]);
+    for (const line of [2, 3, 5, 8])
+      expect(stderr.split(`stray-quotes.csv, line ${line}`)).toHaveLength(2);
+    expect(stderr).toContain("Checked 3 lines (4 bad lines skipped)");
   });
 
   it("a line of a million characters is a bad line; the others are checked", async () => {

@@ -1,11 +1,16 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../../src/errors.js";
+import { ROOT } from "../../helpers/cli.js";
 import {
   MAX_RECORD_CHARS,
   readClaimRecords,
   type ClaimRecord,
 } from "../../../src/requests/claim-file.js";
+
+const STRAY_QUOTES = path.join(ROOT, "test", "fixtures", "check", "stray-quotes.csv");
 
 // Reading a claims CSV: every line accounted for by its own number, a quote left open refused
 // naming the line where it opened, and memory bounded whatever follows (streams that never end
@@ -100,18 +105,9 @@ describe("claim CSV: quotes", () => {
   });
 
   it("each line once, by its own number: stray quotes skip their line only", async () => {
-    const text = [
-      "procedure,diagnosis,state",
-      '=HYPERLINK("http://evil","x"),M54.50,CA',
-      "97110,=1+2,CA",
-      '97110,"M54.50",CA',
-      'a"b,M54.50',
-      '"97110","M54.50;',
-      'G47.33",CA',
-      '"97110"x,M54.50',
-      "",
-      "E0601,G47.33",
-    ].join("\n");
+    // The lines: a formula with quotes inside, a bad code, a quoted code, a quote inside a
+    // value, a quoted value over two lines, text after a closing quote, a blank line.
+    const text = readFileSync(STRAY_QUOTES, "utf8");
     expect(describeRecords(await readAll(text))).toEqual([
       "2 skipped",
       "3 97110",

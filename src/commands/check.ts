@@ -34,7 +34,7 @@ async function runCheck(ctx: CommandContext, flags: CheckFlags, stdin: NodeJS.Re
     const write = (signal: AbortSignal) =>
       writeChecks(checked, createCheckWriter(format, ctx.io), summary, signal, format);
     await runTerminable(ctx.signal, write, (by) => summary.stopped(by, format));
-    summary.report(settings.quiet, settings.verbose ? answers.stats : undefined);
+    summary.report(settings.quiet, settings.verbose ? answers.stats : undefined, opened.tally);
     const failure = summary.failure(failOn);
     if (failure) throw failure;
   } finally {

@@ -249,13 +249,25 @@ export class CheckSummary {
     if (++this.skipped <= this.maxNamed) this.io.stderr.write(`${described} (skipped)\n`);
   }
 
-  /** The summary line (unless quiet with nothing skipped) and, verbose, the requests sent. */
-  report(quiet: boolean, requests?: { requests: number; combinations: number }): void {
+  /**
+   * The summary line (unless quiet with nothing skipped), its counts adding up to the input's
+   * lines (blank ones and those inside a quoted value too); verbose, the requests sent.
+   */
+  report(
+    quiet: boolean,
+    requests?: { requests: number; combinations: number },
+    other: { blank: number; continued: number } = { blank: 0, continued: 0 },
+  ): void {
     const { lines, skipped, counts } = this;
     const summary = this.verdicts.filter((v) => counts.has(v)).map((v) => `${counts.get(v)} ${v}`);
+    const aside = [
+      skipped ? `${plural(skipped, "bad line")} skipped` : "",
+      other.blank ? plural(other.blank, "blank line") : "",
+      other.continued ? `${plural(other.continued, "line")} inside a quoted value` : "",
+    ].filter(Boolean);
     if (!quiet || skipped)
       this.io.stderr.write(
-        `Checked ${plural(lines, "line")}${skipped ? ` (${plural(skipped, "bad line")} skipped)` : ""}: ${summary.join(", ") || "no rows"}.\n`,
+        `Checked ${plural(lines, "line")}${aside.length ? ` (${aside.join(", ")})` : ""}: ${summary.join(", ") || "no rows"}.\n`,
       );
     if (requests)
       this.io.stderr.write(

@@ -9,6 +9,14 @@ import { CLAIM_COLUMNS, LineProblem, type ClaimColumn, type RawClaimLine } from 
 /** The longest line read (characters); a longer one is a bad line, never held whole. */
 export const MAX_LINE_CHARS = 64 * 1024;
 
+/** Lines that are no claim, counted as read so that the summary adds up to the file's lines. */
+export interface ReadTally {
+  /** Blank lines (after the header). */
+  blank: number;
+  /** Lines inside a quoted value that began on an earlier line. */
+  continued: number;
+}
+
 /** One line of the input: its values, or what is wrong with it. */
 export type ClaimRecord =
   { line: number; raw: RawClaimLine } | { line: number; problem: LineProblem };
@@ -111,6 +119,7 @@ async function* readNdjson(
   lines: AsyncGenerator<Line>,
   source: string,
   warn: (m: string) => void,
+  tally: ReadTally,
 ): AsyncGenerator<ClaimRecord> {
   const warned = new Set<string>();
   for await (const l of lines) {
@@ -119,7 +128,10 @@ async function* readNdjson(
       continue;
     }
     const text = l.line === 1 ? l.text.replace(/^\uFEFF/, "") : l.text;
-    if (text.trim() === "") continue;
+    if (text.trim() === "") {
+      tally.blank++;
+      continue;
+    }
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -205,7 +217,11 @@ type CsvRecord = { line: number; text: string } | { line: number; tooLong: true 
  * of the input is a usage error naming the line where it opened. Nothing but the open record is
  * held, so a stray quote costs at most that many characters, whatever follows it.
  */
-async function* joinRecords(lines: AsyncIterable<Line>, source: string): AsyncGenerator<CsvRecord> {
+async function* joinRecords(
+  lines: AsyncIterable<Line>,
+  source: string,
+  tally: ReadTally,
+): AsyncGenerator<CsvRecord> {
   let open: { line: number; parts: string[]; size: number } | undefined;
   for await (const l of lines) {
     if ("tooLong" in l) {
@@ -236,6 +252,7 @@ async function* joinRecords(lines: AsyncIterable<Line>, source: string): AsyncGe
           `is still open ${MAX_RECORD_CHARS.toLocaleString("en-US")} characters later`,
         );
       if (stillOpen) continue;
+      tally.continued += open.parts.length - 1;
       yield { line: open.line, text: open.parts.join("\n") };
       open = undefined;
     } else if (stillOpen) open = { line: l.line, parts: [text], size: text.length };
@@ -271,14 +288,18 @@ async function* readCsv(
   lines: AsyncIterable<Line>,
   source: string,
   warn: (m: string) => void,
+  tally: ReadTally,
 ): AsyncGenerator<ClaimRecord> {
   let header: Array<ClaimColumn | false> | undefined;
-  for await (const r of joinRecords(lines, source)) {
+  for await (const r of joinRecords(lines, source, tally)) {
     if ("tooLong" in r) {
       yield { line: r.line, problem: tooLongProblem() };
       continue;
     }
-    if (r.text === "") continue;
+    if (r.text === "") {
+      if (header) tally.blank++;
+      continue;
+    }
     let values: string[];
     try {
       values = splitRecord(r.text);
@@ -320,12 +341,14 @@ function headerError(err: unknown, source: string): unknown {
 /**
  * The claim lines of an input stream, in order, each with its line number: NDJSON when the first
  * character is `{`, else CSV with a header. A file that is empty, not text, a JSON document, or
- * whose header lacks procedure or diagnosis is a usage error.
+ * whose header lacks procedure or diagnosis is a usage error. Lines that are no claim (blank,
+ * inside a quoted value) are counted in `tally`.
  */
 export async function* readClaimRecords(
   input: AsyncIterable<Buffer | string>,
   source: string,
   warn: (message: string) => void,
+  tally: ReadTally = { blank: 0, continued: 0 },
 ): AsyncGenerator<ClaimRecord> {
   const lines = splitLines(input, MAX_LINE_CHARS);
   // The first non-blank line says which format, and is then handed on with the rest.
@@ -366,6 +389,6 @@ export async function* readClaimRecords(
     yield* head;
     yield* lines;
   })();
-  if (first.startsWith("{")) yield* readNdjson(all, source, warn);
-  else yield* readCsv(all, source, warn);
+  if (first.startsWith("{")) yield* readNdjson(all, source, warn, tally);
+  else yield* readCsv(all, source, warn, tally);
 }

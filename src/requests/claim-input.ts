@@ -8,7 +8,7 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { UsageError } from "../errors.js";
 import { CHECK_VERDICTS, type CheckVerdict } from "../views/claim-verdicts.js";
-import { readClaimRecords, type ClaimRecord } from "./claim-file.js";
+import { readClaimRecords, type ClaimRecord, type ReadTally } from "./claim-file.js";
 import {
   describeProblem,
   LineProblem,
@@ -129,6 +129,7 @@ function openRecords(
   file: string | undefined,
   source: string,
   warn: (message: string) => void,
+  tally?: ReadTally,
 ): AsyncIterable<ClaimRecord> {
   if (file === undefined) {
     const raw = { procedure: flags.procedure, diagnosis: flags.diagnosis?.join(";") };
@@ -155,7 +156,7 @@ function openRecords(
       );
     stream = createReadStream(file, { highWaterMark: 64 * 1024 });
   }
-  return readClaimRecords(stream, source, warn);
+  return readClaimRecords(stream, source, warn, tally);
 }
 
 /** Copies stdin to a temporary file, so that --strict can read it twice (removed after). */
@@ -233,7 +234,12 @@ export async function openClaimLines(
     warn: (message: string) => void;
     knownPayers: () => Promise<string[]>;
   },
-): Promise<{ lines: AsyncIterable<ParsedLine | SkippedLine>; close: () => Promise<void> }> {
+): Promise<{
+  lines: AsyncIterable<ParsedLine | SkippedLine>;
+  /** The lines that are no claim, counted as they are read. */
+  tally: ReadTally;
+  close: () => Promise<void>;
+}> {
   const { defaults, warn } = options;
   const source = sourceName(flags);
   const spooled = flags.strict && flags.input === "-" ? await spoolStdin(stdin) : undefined;
@@ -247,11 +253,12 @@ export async function openClaimLines(
         source,
         options.knownPayers,
       );
-    const records = openRecords(flags, stdin, file, source, warn);
+    const tally: ReadTally = { blank: 0, continued: 0 };
+    const records = openRecords(flags, stdin, file, source, warn, tally);
     const lines = (async function* () {
       for await (const record of records) yield parseRecord(record, defaults);
     })();
-    return { lines, close };
+    return { lines, tally, close };
   } catch (err) {
     await close();
     throw err;

@@ -15,28 +15,27 @@ async function runCheck(ctx: CommandContext, flags: CheckFlags, stdin: NodeJS.Re
   const { listCatalogueIds } = await import("../backend/catalogue-ids.js");
   const failOn = input.checkFlags(flags);
   const defaults = input.readDefaults(flags, flags.date ?? (await ctx.today()));
-  const source = input.sourceName(flags);
   const { warn, settings } = ctx;
+  const { format } = settings;
   const knownPayers = async () => listCatalogueIds(await ctx.client(), "payer", warn);
   const opened = await input.openClaimLines(flags, stdin, { defaults, knownPayers, warn });
   try {
-    if (flags.dryRun) return await questions.printQuestions(opened.lines, ctx, source);
+    if (flags.dryRun)
+      return await questions.printQuestions(opened.lines, ctx, input.sourceName(flags));
     const { ClaimAnswers, answerClaims } = await import("../views/claim-answers.js");
     const { checkClaims } = await import("../views/claim-rules.js");
-    const { createCheckWriter, CheckSummary, writeChecks } =
-      await import("../output/check-output.js");
+    const { CheckSummary, writeChecks } = await import("../output/check-output.js");
     const { runTerminable } = await import("../download/termination.js");
     const answers = new ClaimAnswers(await ctx.client(), warn, knownPayers);
-    const format = settings.format;
     const summary = new CheckSummary(ctx.io, CHECK_VERDICTS, input.MAX_NAMED_PROBLEMS);
     const skip = input.onSkipped(flags, (described) => summary.skip(described));
     const checked = checkClaims(answerClaims(questions.groupClaims(opened.lines), answers), skip);
-    const write = (signal: AbortSignal) =>
-      writeChecks(checked, createCheckWriter(format, ctx.io), summary, signal, format);
-    await runTerminable(ctx.signal, write, (by) => summary.stopped(by, format));
+    const write = (signal: AbortSignal) => writeChecks(checked, ctx.io, summary, signal, format);
+    // A line from flags (each `check_claim` of `mcp`) ends at once: no process-wide handlers.
+    if (flags.input === undefined) await write(ctx.signal);
+    else await runTerminable(ctx.signal, write, (by) => summary.stopped(by, format));
     summary.report(settings.quiet, settings.verbose ? answers.stats : undefined, opened.tally);
-    const failure = summary.failure(failOn);
-    if (failure) throw failure;
+    summary.failIfFound(failOn);
   } finally {
     await opened.close();
   }

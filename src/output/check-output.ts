@@ -196,16 +196,17 @@ export function createCheckWriter(format: OutputFormat, io: Io): CheckWriter {
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /**
- * Writes the checked lines as they come, each whole, then ends the output; when `signal`
+ * Writes the checked lines in the format as they come, each whole, then ends the output; when `signal`
  * aborts (Ctrl-C, SIGTERM, SIGHUP), stops before the next line and says so (exit 130).
  */
 export async function writeChecks(
   checked: AsyncIterable<CheckedClaim>,
-  writer: CheckWriter,
+  io: Io,
   summary: CheckSummary,
   signal: AbortSignal,
   format: OutputFormat,
 ): Promise<void> {
+  const writer = createCheckWriter(format, io);
   try {
     for await (const line of checked) {
       if (signal.aborted) break;
@@ -286,11 +287,11 @@ export class CheckSummary {
     return `${done}; the output ends with line ${this.last}, whole`;
   }
 
-  /** The exit-6 error when a row has a verdict --fail-on names, else undefined. */
-  failure(failOn: ReadonlySet<CheckVerdict> | undefined): CheckFailedError | undefined {
+  /** Exit 6 (a CheckFailedError) when a row has a verdict --fail-on names. */
+  failIfFound(failOn: ReadonlySet<CheckVerdict> | undefined): void {
     const found = failOn && [...failOn].filter((v) => this.counts.has(v));
-    if (!found?.length) return undefined;
-    return new CheckFailedError(
+    if (!found?.length) return;
+    throw new CheckFailedError(
       `${found.map((v) => `${plural(this.counts.get(v)!, "row")} ${v}`).join(", ")} (--fail-on)`,
       "The rows are in the output above; exit code 6 says a named verdict was found.",
     );

@@ -207,17 +207,29 @@ export async function writeChecks(
   format: OutputFormat,
 ): Promise<void> {
   const writer = createCheckWriter(format, io);
+  const lines = checked[Symbol.asyncIterator]();
+  // The stop does not wait for the next line (a slow answer, a stdin that sends nothing).
+  let onAbort = () => undefined as void;
+  const stop = new Promise<void>((resolve) => (onAbort = resolve));
+  if (signal.aborted) onAbort();
+  else signal.addEventListener("abort", onAbort, { once: true });
   try {
-    for await (const line of checked) {
-      if (signal.aborted) break;
-      await writer.write(summary.add(line));
+    for (;;) {
+      const next = await Promise.race([lines.next(), stop]);
+      if (!next || next.done || signal.aborted) break;
+      await writer.write(summary.add(next.value));
     }
   } catch (err) {
     // A request cut short by the stop fails: the stop is what happened.
     if (!signal.aborted) throw err;
+  } finally {
+    // `mcp` runs many checks under one signal: no listener may stay behind.
+    signal.removeEventListener("abort", onAbort);
   }
-  if (signal.aborted) throw new InterruptedError(summary.stopped("Ctrl-C", format));
-  await writer.end();
+  if (!signal.aborted) return await writer.end();
+  // Ends the reading (once the line under way is done), without waiting for it.
+  lines.return?.().catch(() => undefined);
+  throw new InterruptedError(summary.stopped("Ctrl-C", format));
 }
 
 /** The verdicts counted as lines are written, bad lines named as they come; the summary on stderr. */

@@ -196,6 +196,25 @@ export function createCheckWriter(format: OutputFormat, io: Io): CheckWriter {
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /**
+ * The next line, or undefined as soon as `signal` aborts (a slow answer, a quiet stdin); the
+ * listener is removed each time (one that stayed on a pending promise would hold every line).
+ */
+function nextOrStop<T>(
+  lines: AsyncIterator<T>,
+  signal: AbortSignal,
+): Promise<IteratorResult<T> | undefined> {
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(undefined);
+    signal.addEventListener("abort", onAbort, { once: true });
+    lines.next().then(
+      (value) => (signal.removeEventListener("abort", onAbort), resolve(value)),
+      (err: unknown) => (signal.removeEventListener("abort", onAbort), reject(err as Error)),
+    );
+  });
+}
+
+/**
  * Writes the checked lines in the format as they come, each whole, then ends the output; when `signal`
  * aborts (Ctrl-C, SIGTERM, SIGHUP), stops before the next line and says so (exit 130).
  */
@@ -208,23 +227,15 @@ export async function writeChecks(
 ): Promise<void> {
   const writer = createCheckWriter(format, io);
   const lines = checked[Symbol.asyncIterator]();
-  // The stop does not wait for the next line (a slow answer, a stdin that sends nothing).
-  let onAbort = () => undefined as void;
-  const stop = new Promise<void>((resolve) => (onAbort = resolve));
-  if (signal.aborted) onAbort();
-  else signal.addEventListener("abort", onAbort, { once: true });
   try {
     for (;;) {
-      const next = await Promise.race([lines.next(), stop]);
+      const next = await nextOrStop(lines, signal);
       if (!next || next.done || signal.aborted) break;
       await writer.write(summary.add(next.value));
     }
   } catch (err) {
     // A request cut short by the stop fails: the stop is what happened.
     if (!signal.aborted) throw err;
-  } finally {
-    // `mcp` runs many checks under one signal: no listener may stay behind.
-    signal.removeEventListener("abort", onAbort);
   }
   if (!signal.aborted) return await writer.end();
   // Ends the reading (once the line under way is done), without waiting for it.

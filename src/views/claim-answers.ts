@@ -140,19 +140,27 @@ async function answerClaim(
 
 /**
  * Every claim answered, in input order, up to WINDOW claims ahead of the one handed on (so
- * requests overlap while the output keeps the input's order); skipped lines passed on in place.
+ * requests overlap while the output keeps the input's order), each handed on once it and those
+ * before it are answered; skipped lines passed on in place.
  */
 export async function* answerClaims(
   claims: AsyncIterable<ClaimLines | SkippedLine>,
   answers: ClaimAnswers,
 ): AsyncGenerator<AnsweredClaim | SkippedLine> {
-  const queue: Array<Promise<Array<AnsweredClaim | SkippedLine>>> = [];
+  const queue: Array<{ outcome: Promise<Array<AnsweredClaim | SkippedLine>>; done: boolean }> = [];
   for await (const c of claims) {
-    const outcome = "problem" in c ? Promise.resolve([c]) : answerClaim(c, answers);
+    const entry = {
+      outcome: "problem" in c ? Promise.resolve([c]) : answerClaim(c, answers),
+      done: false,
+    };
     // Awaited in order below; until then a failure must not count as unhandled.
-    outcome.catch(() => undefined);
-    queue.push(outcome);
-    if (queue.length >= WINDOW) yield* await queue.shift()!;
+    entry.outcome.then(
+      () => (entry.done = true),
+      () => (entry.done = true),
+    );
+    queue.push(entry);
+    // Handed on as soon as answered (a slow reader, a quiet stdin), at the latest WINDOW behind.
+    while (queue.length >= WINDOW || queue[0]?.done) yield* await queue.shift()!.outcome;
   }
-  while (queue.length) yield* await queue.shift()!;
+  while (queue.length) yield* await queue.shift()!.outcome;
 }

@@ -14,14 +14,12 @@ async function runCheck(ctx: CommandContext, flags: CheckFlags, stdin: NodeJS.Re
   const questions = await import("../requests/claim-questions.js");
   const { listCatalogueIds } = await import("../backend/catalogue-ids.js");
   const failOn = input.checkFlags(flags);
-  const defaults = input.readDefaults(flags, flags.date ?? (await ctx.today()));
-  const { warn, settings } = ctx;
-  const { format } = settings;
+  const defaults = input.readDefaults(flags, flags.date ?? (await ctx.today()), ctx.inform);
+  const [{ format, quiet, verbose }, warn] = [ctx.settings, ctx.warn];
   const knownPayers = async () => listCatalogueIds(await ctx.client(), "payer", warn);
   const opened = await input.openClaimLines(flags, stdin, { defaults, knownPayers, warn });
   try {
-    if (flags.dryRun)
-      return await questions.printQuestions(opened.lines, ctx, input.sourceName(flags));
+    if (flags.dryRun) return await questions.printQuestions(opened.lines, ctx, flags);
     const { ClaimAnswers, answerClaims } = await import("../views/claim-answers.js");
     const { checkClaims } = await import("../views/claim-rules.js");
     const { CheckSummary, writeChecks } = await import("../output/check-output.js");
@@ -34,7 +32,7 @@ async function runCheck(ctx: CommandContext, flags: CheckFlags, stdin: NodeJS.Re
     // A line from flags (each `check_claim` of `mcp`) ends at once: no process-wide handlers.
     if (flags.input === undefined) await write(ctx.signal);
     else await runTerminable(ctx.signal, write, (by) => summary.stopped(by, format));
-    summary.report(settings.quiet, settings.verbose ? answers.stats : undefined, opened.tally);
+    summary.report(quiet, verbose ? answers.stats : undefined, opened.tally);
     summary.failIfFound(failOn);
   } finally {
     await opened.close();
@@ -54,10 +52,13 @@ export function registerCheck(program: Command, run: RunEnvironment): void {
       "an ICD-10-CM diagnosis of the line (repeatable, comma-separated)",
       collect,
     )
-    .option("--state <code>", "the patient's state (a split state brings its jurisdictions)")
+    .option(
+      "--state <code>",
+      "the patient's state (a split state brings its jurisdictions, a jurisdiction its state)",
+    )
     .option(
       "--exact-state",
-      "send --state (and a line's state) as given, without sub-state jurisdictions",
+      "send --state (and a line's state) as given, without sub-state jurisdictions or their state",
     )
     .option("--lob <category>", `the LOB category: ${LOB_CATEGORIES.join(", ")}`)
     .option("--payer <id>", "the payer id (see `coverage payers`)")

@@ -8,6 +8,7 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { UsageError } from "../errors.js";
 import { CHECK_VERDICTS, type CheckVerdict } from "../views/claim-verdicts.js";
+import { stateExpansionNotice } from "./parse-flags.js";
 import { readClaimRecords, type ClaimRecord, type ReadTally } from "./claim-file.js";
 import {
   describeProblem,
@@ -107,19 +108,31 @@ export function onSkipped(
       : report(describeProblem(skipped, source));
 }
 
-/** The values every line falls back to (`date`: --date or the engine's today), checked as a line's are. */
-export function readDefaults(flags: CheckFlags, date: string): LineDefaults {
+/**
+ * The values every line falls back to (`date`: --date or the engine's today), checked as a
+ * line's are; `inform` says when --state is widened (a split state's parts, or a part's state),
+ * as every command with a state says it (the lines' own states are not).
+ */
+export function readDefaults(
+  flags: CheckFlags,
+  date: string,
+  inform: (message: string) => void,
+): LineDefaults {
   const defaults: LineDefaults = { date, exactState: flags.exactState };
+  let probe: CheckedLine;
   try {
     // A line of the flags alone checks each value and gives it in the API's spelling.
-    const probe = parseClaimLine(
+    probe = parseClaimLine(
       { procedure: "CPT:97110", state: flags.state, lob: flags.lob, payer: flags.payer, date },
       defaults,
     );
-    return { ...defaults, state: probe.state, lob: probe.lob, payer: probe.payer };
   } catch (err) {
     flagError(err);
   }
+  const state = flags.state === undefined ? undefined : [flags.state];
+  const widened = stateExpansionNotice({ state, exactState: flags.exactState });
+  if (widened) inform(widened);
+  return { ...defaults, state: probe.state, lob: probe.lob, payer: probe.payer };
 }
 
 /** The lines of the run: one from the flags, or the file's (or stdin's), streamed. */

@@ -147,20 +147,40 @@ export async function* answerClaims(
   claims: AsyncIterable<ClaimLines | SkippedLine>,
   answers: ClaimAnswers,
 ): AsyncGenerator<AnsweredClaim | SkippedLine> {
-  const queue: Array<{ outcome: Promise<Array<AnsweredClaim | SkippedLine>>; done: boolean }> = [];
-  for await (const c of claims) {
-    const entry = {
-      outcome: "problem" in c ? Promise.resolve([c]) : answerClaim(c, answers),
-      done: false,
-    };
-    // Awaited in order below; until then a failure must not count as unhandled.
-    entry.outcome.then(
-      () => (entry.done = true),
-      () => (entry.done = true),
-    );
-    queue.push(entry);
-    // Handed on as soon as answered (a slow reader, a quiet stdin), at the latest WINDOW behind.
-    while (queue.length >= WINDOW || queue[0]?.done) yield* await queue.shift()!.outcome;
+  type Entry = { outcome: Promise<Array<AnsweredClaim | SkippedLine>>; settled: Promise<void> };
+  const queue: Entry[] = [];
+  const reading = claims[Symbol.asyncIterator]();
+  // A read left behind by a stop must not fail unhandled (it is awaited while the run goes on).
+  const readNext = () => {
+    const read = reading.next();
+    read.catch(() => undefined);
+    return read;
+  };
+  let next = readNext();
+  for (;;) {
+    // The first claim is handed on once answered, even while the next line is slow to come (a
+    // quiet stdin); reading goes on meanwhile, at most WINDOW claims ahead.
+    const head = queue[0];
+    const read = head && queue.length >= WINDOW ? undefined : next;
+    const first = await (read && head
+      ? Promise.race([read, head.settled])
+      : (read ?? head!.settled));
+    if (first === undefined) {
+      yield* await queue.shift()!.outcome;
+      continue;
+    }
+    if (first.done) break;
+    next = readNext();
+    const c = first.value;
+    const outcome = "problem" in c ? Promise.resolve([c]) : answerClaim(c, answers);
+    // Awaited in order; until then a failure must not count as unhandled.
+    queue.push({
+      outcome,
+      settled: outcome.then(
+        () => undefined,
+        () => undefined,
+      ),
+    });
   }
   while (queue.length) yield* await queue.shift()!.outcome;
 }

@@ -18,6 +18,7 @@ async function runCheck(ctx: CommandContext, flags: CheckFlags, stdin: NodeJS.Re
   const [{ format, quiet, verbose }, warn] = [ctx.settings, ctx.warn];
   const knownPayers = async () => listCatalogueIds(await ctx.client(), "payer", warn);
   const opened = await input.openClaimLines(flags, stdin, { defaults, knownPayers, warn });
+  const rules = await (await import("./code-medicare.js")).openCheckRules(ctx);
   try {
     if (flags.dryRun) return await questions.printQuestions(opened.lines, ctx, flags);
     const { ClaimAnswers, answerClaims } = await import("../views/claim-answers.js");
@@ -27,7 +28,11 @@ async function runCheck(ctx: CommandContext, flags: CheckFlags, stdin: NodeJS.Re
     const answers = new ClaimAnswers(await ctx.client(), warn, knownPayers);
     const summary = new CheckSummary(ctx.io, CHECK_VERDICTS, input.MAX_NAMED_PROBLEMS);
     const skip = input.onSkipped(flags, (described) => summary.skip(described));
-    const checked = checkClaims(answerClaims(questions.groupClaims(opened.lines), answers), skip);
+    const checked = checkClaims(
+      answerClaims(questions.groupClaims(opened.lines), answers),
+      skip,
+      rules.list,
+    );
     const write = (signal: AbortSignal) => writeChecks(checked, ctx.io, summary, signal, format);
     // A line from flags (each `check_claim` of `mcp`) ends at once: no process-wide handlers.
     if (flags.input === undefined) await write(ctx.signal);
@@ -35,6 +40,7 @@ async function runCheck(ctx: CommandContext, flags: CheckFlags, stdin: NodeJS.Re
     summary.report(quiet, verbose ? answers.stats : undefined, opened.tally);
     summary.failIfFound(failOn);
   } finally {
+    rules.close();
     await opened.close();
   }
 }
@@ -59,6 +65,12 @@ export function registerCheck(program: Command, run: RunEnvironment): void {
     .option(
       "--exact-state",
       "send --state (and a line's state) as given, without sub-state jurisdictions or their state",
+    )
+    .option("--units <n>", "units of service of the line (default 1)")
+    .option(
+      "--modifiers <list>",
+      "the line's modifiers (repeatable, comma-separated), e.g. 59,RT",
+      collect,
     )
     .option("--lob <category>", `the LOB category: ${LOB_CATEGORIES.join(", ")}`)
     .option("--payer <id>", "the payer id (see `coverage payers`)")

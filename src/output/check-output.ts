@@ -3,6 +3,7 @@
 import { CheckFailedError, InterruptedError } from "../errors.js";
 import type { OutputFormat } from "./format.js";
 import type { CheckResult, CheckVerdict } from "../views/claim-check.js";
+import type { RowVerdict } from "../views/claim-verdicts.js";
 import type { CheckedClaim } from "../views/claim-rules.js";
 import { neededWidth, renderTable, wrapText, type Column } from "./table.js";
 import { stripControls } from "../domain/terminal-text.js";
@@ -28,7 +29,14 @@ export const CHECK_CSV_COLUMNS = [
   "policy_ids",
   "policy_verdicts",
   "categories",
+  "rule",
 ] as const;
+
+/** The verdict a row counts as (an edit's without its brackets). */
+function baseVerdict(v: RowVerdict): CheckVerdict {
+  const at = v.indexOf(" (");
+  return (at < 0 ? v : v.slice(0, at)) as CheckVerdict;
+}
 
 /** One CSV row a result. */
 export function flattenClaim(claim: CheckedClaim): Array<Record<string, unknown>> {
@@ -44,6 +52,7 @@ export function flattenClaim(claim: CheckedClaim): Array<Record<string, unknown>
     policy_ids: r.policies.map((p) => p.policy_id),
     policy_verdicts: r.policies.map((p) => p.verdict),
     categories: r.policies.map((p) => p.category ?? ""),
+    rule: r.rule ?? "",
   }));
 }
 
@@ -64,11 +73,13 @@ const verdictStyle =
           ? io.chalk.yellow(text)
           : text;
 
-/** A row's policies, one a line: `id: verdict (category)`. */
+/** A row's policies, one a line (`id: verdict (category)`), or the edit or list behind an edit's row. */
 const policiesOf = (r: TableRow) =>
-  r.result.policies
+  r.result.rule ??
+  (r.result.policies
     .map((p) => `${p.policy_id}: ${p.verdict}${p.category ? ` (${p.category})` : ""}`)
-    .join("\n") || "-";
+    .join("\n") ||
+    "-");
 
 /**
  * The narrowest the wrapping columns get: their longest code or policy id (so that wrapping,
@@ -264,7 +275,7 @@ export class CheckSummary {
     this.lines++;
     this.last = claim.line;
     for (const r of claim.results)
-      this.counts.set(r.verdict, (this.counts.get(r.verdict) ?? 0) + 1);
+      this.counts.set(baseVerdict(r.verdict), (this.counts.get(baseVerdict(r.verdict)) ?? 0) + 1);
     return claim;
   }
 

@@ -34,8 +34,10 @@ async function runCheck(ctx: CommandContext, flags: CheckFlags, stdin: NodeJS.Re
       rules.list,
     );
     const write = (signal: AbortSignal) => writeChecks(checked, ctx.io, summary, signal, format);
-    // A line from flags (each `check_claim` of `mcp`) ends at once: no process-wide handlers.
-    if (flags.input === undefined) await write(ctx.signal);
+    // Process-wide handlers only for a file or the process's stdin: a line from flags ends at
+    // once, and `mcp` runs checks (on a stdin of their own) many at a time.
+    if (flags.input === undefined || (flags.input === "-" && stdin !== process.stdin))
+      await write(ctx.signal);
     else await runTerminable(ctx.signal, write, (by) => summary.stopped(by, format));
     summary.report(quiet, verbose ? answers.stats : undefined, opened.tally);
     summary.failIfFound(failOn);

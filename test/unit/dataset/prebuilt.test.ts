@@ -24,7 +24,10 @@ function plain(p: PolicyRecord) {
   };
 }
 
-function entries<K, V>(lookup: { get(key: K): V | undefined }, keys: Iterable<K>) {
+function entries<K, V>(
+  lookup: { get(key: K): V | undefined },
+  keys: Iterable<K>,
+): Array<[K, V | undefined]> {
   return [...keys].map((key) => [key, lookup.get(key)]);
 }
 

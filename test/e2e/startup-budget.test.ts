@@ -1,0 +1,64 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { BIN, ROOT, cleanEnv } from "../helpers/cli.js";
+import { countStartupWork } from "../helpers/startup-work.js";
+
+// The start-up budget of the main job, counted rather than timed (timings live in bench/):
+// what V8 compiles and what Node loads are the same numbers on an idle or a loaded machine,
+// and on Node 20, 22 and 24 alike. A change that puts more work on a search's path (a module
+// loaded, schemas built, the sample checked again) fails here; docs/performance.md
+// ("Start-up") says how the budgets were set and what to do when one is hit.
+const SEARCH = ["--local", "search", "--code", "CPT:97110", "--state", "CA"];
+const CASES = [
+  // Measured on 2026-11-28: 468-469 functions, 183-188 KB (Node 20, 22, 24).
+  { name: "--json", args: [...SEARCH, "--json"], functions: 520, functionBytes: 210_000 },
+  // 584-585 functions, 205-210 KB; with cli-table3 loaded when src/output loads, 247 KB.
+  { name: "a table", args: SEARCH, functions: 640, functionBytes: 235_000 },
+];
+/** The JavaScript files a search reads: the shim, the entry and the bundle, and no other. */
+const SCRIPTS = ["bin/coverage.js", "dist/bundle.cjs", "dist/cli.cjs"];
+const SCRIPT_BYTES = 800_000;
+/** The package's files read besides the scripts: the sample as the build indexed it, not the dataset. */
+const DATA_READ = ["dist/sample-index.json"];
+/** Built-in modules beyond those Node loads to run an empty CommonJS file (5-7 today). */
+const BUILTINS = 8;
+
+describe("the main job's start-up budget (counted, not timed)", () => {
+  const env = cleanEnv();
+  let baseline: Promise<Set<string>> | undefined;
+  const emptyFileBuiltins = () =>
+    (baseline ??= (async () => {
+      const dir = mkdtempSync(path.join(os.tmpdir(), "coverage-budget-"));
+      const empty = path.join(dir, "empty.cjs");
+      writeFileSync(empty, "");
+      return new Set((await countStartupWork(process.execPath, [empty], env)).builtins);
+    })());
+
+  it.each(CASES)(
+    "coverage search --code CPT:97110 --state CA as $name, bundled sample, output to /dev/null",
+    async ({ args, functions, functionBytes }) => {
+      const work = await countStartupWork(process.execPath, [BIN, ...args], env);
+      expect(work.exitCode).toBe(0);
+      const known = await emptyFileBuiltins();
+      const builtins = work.builtins.filter((name) => !known.has(name));
+      // Every figure in the message, so a failure says what grew.
+      const report = JSON.stringify({ ...work, builtins }, null, 1);
+      expect(
+        work.scripts.map((file) => path.relative(ROOT, file)),
+        report,
+      ).toEqual(SCRIPTS);
+      expect(work.scriptBytes, report).toBeLessThanOrEqual(SCRIPT_BYTES);
+      // The package's own files (the config file, outside it, may be read too).
+      const read = work.filesRead
+        .filter((file) => !work.scripts.includes(file))
+        .map((file) => path.relative(ROOT, file))
+        .filter((file) => !file.startsWith(".."));
+      expect(read, report).toEqual(DATA_READ);
+      expect(work.functions, report).toBeLessThanOrEqual(functions);
+      expect(work.functionBytes, report).toBeLessThanOrEqual(functionBytes);
+      expect(builtins.length, report).toBeLessThanOrEqual(BUILTINS);
+    },
+  );
+});

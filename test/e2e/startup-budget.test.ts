@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -61,4 +61,14 @@ describe("the main job's start-up budget (counted, not timed)", () => {
       expect(builtins.length, report).toBeLessThanOrEqual(BUILTINS);
     },
   );
+
+  it("the files every start reads are ASCII (one other character makes Node decode the bundle into a two-byte string and encode it back to hash it: ~10 M instructions)", () => {
+    for (const file of ["bin/coverage.js", "dist/cli.cjs", "dist/bundle.cjs"]) {
+      const text = readFileSync(path.join(ROOT, file), "latin1");
+      const at = [...text].findIndex((c) => c.charCodeAt(0) > 0x7f);
+      expect(
+        at === -1 ? "" : `${file}: ${JSON.stringify(text.slice(Math.max(0, at - 60), at + 20))}`,
+      ).toBe("");
+    }
+  });
 });

@@ -1,4 +1,11 @@
-import type { CodeLinkRecord, Db, LinkRecord, LobRecord, PolicyRecord } from "../engine/db.js";
+import {
+  catalogueOf,
+  type CodeLinkRecord,
+  type Db,
+  type LinkRecord,
+  type LobRecord,
+  type PolicyRecord,
+} from "../engine/db.js";
 
 /**
  * The bundled sample as the engine reads it, written by the build (build/index-sample.mjs):
@@ -40,23 +47,30 @@ export function toPrebuiltIndex(db: Db, sourceSize: number): PrebuiltIndex {
     payers: [...db.payers.values()],
     lobs: db.lobs,
     policies: db.policies.map((p) => ({
-      policy_id: p.policy_id,
-      policy_number: p.policy_number,
-      title: p.title,
-      effective_from_date: p.effective_from_date,
-      effective_to_date: p.effective_to_date,
-      file_url: p.file_url,
-      file_type: p.file_type,
-      listing_url: p.listing_url,
-      summary: p.summary,
-      criteria_text: p.criteria_text,
-      files: p.files,
-      series: p.series,
+      ...versionFields(p),
       links: p.links.map((l) => [lobPosition.get(l.lob.lob_id)!, l.from, l.to]),
-      codes: p.codes,
     })),
     byCode: [...iterate(db.byCode)],
     catalogue: [...catalogue],
+  };
+}
+
+/** A version's fields as the engine reads them (a record's getters included), links apart. */
+export function versionFields(p: PolicyRecord): Omit<PrebuiltPolicy, "links"> {
+  return {
+    policy_id: p.policy_id,
+    policy_number: p.policy_number,
+    title: p.title,
+    effective_from_date: p.effective_from_date,
+    effective_to_date: p.effective_to_date,
+    file_url: p.file_url,
+    file_type: p.file_type,
+    listing_url: p.listing_url,
+    summary: p.summary,
+    criteria_text: p.criteria_text,
+    files: p.files,
+    series: p.series,
+    codes: p.codes,
   };
 }
 
@@ -86,7 +100,6 @@ export function openPrebuiltIndex(raw: unknown, sourceSize: number): Db | undefi
     if (series) series.push(p);
     else bySeries.set(p.series, [p]);
   }
-  const catalogue = new Map(described);
   return {
     asOf: index.asOf ?? null,
     payers: new Map(payers.map((p) => [p.payer_id, p])),
@@ -96,11 +109,6 @@ export function openPrebuiltIndex(raw: unknown, sourceSize: number): Db | undefi
     byId: new Map(policies.map((p) => [p.policy_id, p])),
     byCode: new Map(byCode),
     bySeries,
-    catalogue: {
-      get: (key) => catalogue.get(key),
-      has: (key) => catalogue.has(key),
-      size: catalogue.size,
-      getMany: () => catalogue,
-    },
+    catalogue: catalogueOf(new Map(described)),
   };
 }

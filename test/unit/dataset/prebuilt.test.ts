@@ -1,27 +1,12 @@
 import { statSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { bundledDatasetPath, loadDataset, prebuildIndex } from "../../../src/dataset/load.js";
-import { openPrebuiltIndex } from "../../../src/dataset/prebuilt.js";
+import { openPrebuiltIndex, versionFields } from "../../../src/dataset/prebuilt.js";
 import type { Db, PolicyRecord } from "../../../src/engine/db.js";
 
-/** A version as the engine reads it (its getters included). */
+/** A version as the engine reads it, its links included. */
 function plain(p: PolicyRecord) {
-  return {
-    policy_id: p.policy_id,
-    policy_number: p.policy_number,
-    title: p.title,
-    effective_from_date: p.effective_from_date,
-    effective_to_date: p.effective_to_date,
-    file_url: p.file_url,
-    file_type: p.file_type,
-    listing_url: p.listing_url,
-    summary: p.summary,
-    criteria_text: p.criteria_text,
-    files: p.files,
-    series: p.series,
-    links: p.links,
-    codes: p.codes,
-  };
+  return { ...versionFields(p), links: p.links };
 }
 
 function entries<K, V>(

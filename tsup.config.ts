@@ -72,6 +72,8 @@ export default defineConfig({
   // Keep `node:` in built-in names (tsup would strip them ahead of every plugin, this one too).
   removeNodeProtocol: false,
 
-  // The sample's index first: dist/help.json is the last file a build writes (test/global-setup.ts).
-  onSuccess: "node build/index-sample.mjs && node build/render-help.mjs",
+  // The sample's index first (the main job that eager-functions runs reads it); dist/help.json
+  // is the last file a build writes (test/global-setup.ts).
+  onSuccess:
+    "node build/index-sample.mjs && node build/eager-functions.mjs && node build/render-help.mjs",
 });

@@ -31,15 +31,24 @@ function calledFunctions(args, dir) {
       ...args,
     ],
     {
-      env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: "1", COVERAGE_CONFIG_DIR: dir },
+      // None of the user's settings (COVERAGE_DATA would profile another dataset's search).
+      env: {
+        ...Object.fromEntries(
+          Object.entries(process.env).filter(([name]) => !name.startsWith("COVERAGE_")),
+        ),
+        NODE_DISABLE_COMPILE_CACHE: "1",
+        COVERAGE_CONFIG_DIR: dir,
+      },
       stdio: "ignore",
     },
   );
   const ends = new Set();
   let script;
   for (const line of readFileSync(log, "utf8").split("\n")) {
-    const [kind, event, id, , end] = line.split(",", 5);
-    if (kind === "script-details" && path.resolve(line.split(",")[2] ?? "") === bundle)
+    const fields = line.split(",");
+    const [kind, event, id, , end] = fields;
+    // script-details,ID,URL,LINE,COLUMN,SOURCE_MAP_URL: the URL may hold commas.
+    if (kind === "script-details" && path.resolve(fields.slice(2, -3).join(",")) === bundle)
       script = event;
     else if (kind === "function" && event === "first-execution" && id === script)
       ends.add(Number(end));
@@ -68,8 +77,11 @@ for (const statement of source.statements) {
   moved.push(`var ${statement.name.text}=(${text.slice(start, statement.end)});`);
   cut.push([start, statement.end]);
 }
-if (moved.length === 0)
-  throw new Error("eager-functions: no function of the main job found in the bundle");
+if (moved.length === 0) {
+  // A start that compiles them lazily, as before: slower, never wrong.
+  console.warn("eager-functions: no function of the main job found; dist/bundle.cjs left as built");
+  process.exit(0);
+}
 let out = text;
 for (const [start, end] of cut.sort((a, b) => b[0] - a[0]))
   out = out.slice(0, start) + out.slice(end);

@@ -50,7 +50,13 @@ function calledFunctions(args, dir) {
     // script-details,ID,URL,LINE,COLUMN,SOURCE_MAP_URL: the URL may hold commas.
     if (kind === "script-details" && path.resolve(fields.slice(2, -3).join(",")) === bundle)
       script = event;
-    else if (kind === "function" && event === "first-execution" && id === script)
+    // Compiled to bytecode: V8 compiles a function when it is first called (first-execution
+    // events alone miss functions called once on Node 20, whose feedback is allocated lazily).
+    else if (
+      kind === "function" &&
+      (event === "interpreter" || event === "first-execution") &&
+      id === script
+    )
       ends.add(Number(end));
   }
   return ends;
@@ -82,6 +88,7 @@ if (moved.length === 0) {
   console.warn("eager-functions: no function of the main job found; dist/bundle.cjs left as built");
   process.exit(0);
 }
+console.log(`eager-functions: ${moved.length} of ${called.size} functions the main job compiled`);
 let out = text;
 for (const [start, end] of cut.sort((a, b) => b[0] - a[0]))
   out = out.slice(0, start) + out.slice(end);

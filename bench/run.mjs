@@ -4,7 +4,7 @@
 // target. It is a measurement, not a test: it always exits 0 once it has run.
 //
 //   node bench/run.mjs [--quiet-check] [cold] [instructions] [scale] [all] [download] [load] [heavy]
-//                      [mcd] [snapshot] [mcp] [check]   (default: every part but instructions)
+//                      [mcd] [snapshot] [mcp] [check] [edits]   (default: every part but instructions)
 //   --quiet-check: start-up figures measured at a 1-minute load average >= 1 are refused, not
 //   reported (bench/quiet.mjs); the load is printed beside every start-up figure either way.
 // Env: BENCH_RUNS (cold-start runs per case, default 20), BENCH_SCALE_RUNS (default 5),
@@ -721,6 +721,7 @@ const { snapshotPart } = await import("./snapshot.mjs");
 const snapshot = () => snapshotPart(ensureDataset);
 const { checkPart } = await import("./check.mjs");
 const check = () => checkPart(ensureDataset);
+const { editsPart } = await import("./medicare-edits.mjs");
 const { mcpPart } = await import("./mcp.mjs");
 const mcp = () => mcpPart(ensureDataset);
 for (const [name, part] of Object.entries({
@@ -736,6 +737,7 @@ for (const [name, part] of Object.entries({
   snapshot,
   check,
   mcp,
+  edits: editsPart,
 })) {
   if (!want(name)) continue;
   try {

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import type { CommandContext, RunEnvironment } from "../cli/context.js";
 import { LOB_CATEGORIES } from "../contract/index.js";
 import type { CheckFlags } from "../requests/claim-input.js";
+import { stateExpansionNotice } from "../requests/parse-flags.js";
 import { CHECK_EXAMPLES, CHECK_HELP, CHECK_VERDICTS } from "../views/claim-verdicts.js";
 import { collect, examples, listedOption, withContext } from "./shared.js";
 
@@ -15,10 +16,17 @@ async function runCheck(ctx: CommandContext, flags: CheckFlags, stdin: NodeJS.Re
   const { listCatalogueIds } = await import("../backend/catalogue-ids.js");
   const failOn = input.checkFlags(flags);
   const defaults = input.readDefaults(flags, flags.date ?? (await ctx.today()));
+  // --state widened as every command with a state says it (the lines' own states are not).
+  const widened = stateExpansionNotice({
+    state: flags.state === undefined ? undefined : [flags.state],
+    exactState: flags.exactState,
+  });
+  if (widened) ctx.inform(widened);
   const source = input.sourceName(flags);
   const warn = ctx.warn;
   const knownPayers = async () => listCatalogueIds(await ctx.client(), "payer", warn);
   const opened = await input.openClaimLines(flags, stdin, { defaults, knownPayers, warn });
+  const rules = await (await import("./code-medicare.js")).openCheckRules(ctx);
   try {
     if (flags.dryRun) return await questions.printQuestions(opened.lines, ctx, source);
     const { ClaimAnswers, answerClaims } = await import("../views/claim-answers.js");
@@ -30,13 +38,14 @@ async function runCheck(ctx: CommandContext, flags: CheckFlags, stdin: NodeJS.Re
     for await (const claim of answerClaims(questions.groupClaims(opened.lines), answers)) {
       if ("problem" in claim && flags.input === undefined) input.flagError(claim.problem);
       else if ("problem" in claim) summary.skip(input.describeProblem(claim, source));
-      else for (const line of applyClaimRules(claim)) await writer.write(summary.add(line));
+      else for (const l of applyClaimRules(claim, rules.list)) await writer.write(summary.add(l));
     }
     await writer.end();
     summary.report(ctx.settings.quiet, ctx.settings.verbose ? answers.stats : undefined);
     const failure = summary.failure(failOn);
     if (failure) throw failure;
   } finally {
+    rules.close();
     await opened.close();
   }
 }
@@ -54,10 +63,19 @@ export function registerCheck(program: Command, run: RunEnvironment): void {
       "an ICD-10-CM diagnosis of the line (repeatable, comma-separated)",
       collect,
     )
-    .option("--state <code>", "the patient's state (a split state brings its jurisdictions)")
+    .option(
+      "--state <code>",
+      "the patient's state (a split state brings its jurisdictions, a jurisdiction its state)",
+    )
     .option(
       "--exact-state",
-      "send --state (and a line's state) as given, without sub-state jurisdictions",
+      "send --state (and a line's state) as given, without sub-state jurisdictions or their state",
+    )
+    .option("--units <n>", "units of service of the line (default 1)")
+    .option(
+      "--modifiers <list>",
+      "the line's modifiers (repeatable, comma-separated), e.g. 59,RT",
+      collect,
     )
     .option("--lob <category>", `the LOB category: ${LOB_CATEGORIES.join(", ")}`)
     .option("--payer <id>", "the payer id (see `coverage payers`)")

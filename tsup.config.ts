@@ -3,6 +3,7 @@ import { defineConfig } from "tsup";
 import {
   distApart,
   lazyChildProcess,
+  lazyDefaults,
   lazyZod,
   mcpApart,
   undiciApart,
@@ -59,9 +60,20 @@ export default defineConfig({
     "@colors/colors",
   ],
   noExternal: [...BUNDLED, /^undici\/lib\//, ...MCP_BUNDLED],
-  esbuildPlugins: [withoutZodLocales, lazyZod, lazyChildProcess, undiciApart, mcpApart, distApart],
+  esbuildPlugins: [
+    withoutZodLocales,
+    lazyZod,
+    lazyChildProcess,
+    lazyDefaults,
+    undiciApart,
+    mcpApart,
+    distApart,
+  ],
   // Keep `node:` in built-in names (tsup would strip them ahead of every plugin, this one too).
   removeNodeProtocol: false,
 
-  onSuccess: "node build/render-help.mjs",
+  // The sample's index first (the main job that eager-functions runs reads it); dist/help.json
+  // is the last file a build writes (test/global-setup.ts).
+  onSuccess:
+    "node build/index-sample.mjs && node build/eager-functions.mjs && node build/render-help.mjs",
 });

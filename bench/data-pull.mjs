@@ -18,9 +18,10 @@ import { ensureExport } from "./mcd-import.mjs";
 const RUNS = Number(process.env.BENCH_PULL_RUNS ?? 2);
 const DIR = path.join(OUT, "pull");
 
-function readZip(file) {
+/** The entries of a zip held in memory: [name, bytes]. */
+export function readZipBuffer(buffer) {
   return new Promise((resolve, reject) =>
-    yauzl.open(file, { lazyEntries: true }, (err, zip) => {
+    yauzl.fromBuffer(buffer, { lazyEntries: true }, (err, zip) => {
       if (err) return reject(err);
       const entries = [];
       zip.on("entry", (entry) =>
@@ -38,7 +39,11 @@ function readZip(file) {
   );
 }
 
-async function zipOf(entries) {
+function readZip(file) {
+  return readZipBuffer(readFileSync(file));
+}
+
+export async function zipOf(entries) {
   const zip = new yazl.ZipFile();
   for (const [name, data] of entries) zip.addBuffer(data, name);
   zip.end();
@@ -48,7 +53,7 @@ async function zipOf(entries) {
 }
 
 /** The files CMS would serve, from the bench's generated export: path → bytes. */
-async function cmsFiles(args) {
+export async function cmsFiles(args) {
   const [allData, , icd10, , hcpcs] = args;
   const files = new Map();
   const nested = await readZip(allData);
@@ -68,7 +73,7 @@ async function cmsFiles(args) {
   return files;
 }
 
-async function serve(files) {
+export async function serve(files) {
   const tags = new Map(
     [...files].map(([p, b]) => [p, `"${createHash("sha1").update(b).digest("hex")}"`]),
   );
@@ -82,7 +87,12 @@ async function serve(files) {
   });
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
-  return { server, url: `http://127.0.0.1:${server.address().port}` };
+  /** A new version of a file (a new ETag). */
+  const put = (p, body) => {
+    files.set(p, body);
+    tags.set(p, `"${createHash("sha1").update(body).digest("hex")}"`);
+  };
+  return { server, url: `http://127.0.0.1:${server.address().port}`, put };
 }
 
 /** The bench part: first pull vs the import of the same files; a second pull, unchanged. */

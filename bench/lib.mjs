@@ -143,6 +143,11 @@ export function info(name, detail) {
   verdicts.push(line);
   console.log("  " + line);
 }
+/** A figure --quiet-check refused (bench/quiet.mjs): printed and summed up like a verdict. */
+export function refused(line) {
+  verdicts.push(line);
+  console.log("  " + line);
+}
 /** Every verdict so far. */
 export function verdictLines() {
   return verdicts;

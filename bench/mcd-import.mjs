@@ -26,24 +26,28 @@ const GENERATOR = ["mcd-scale.ts", "mcd-export.ts"].map((f) =>
   path.join(ROOT, "test", "helpers", f),
 );
 
-/** Writes the export once (and again when its generator changed); returns the import's args. */
-export function ensureExport() {
-  const zip = path.join(DIR, "all_data.zip");
+/**
+ * Writes the export once (and again when its generator changed) into `dir`, at `factor` of the
+ * published size; returns the import's args.
+ */
+export function ensureExport(dir = DIR, factor = 1) {
+  const zip = path.join(dir, "all_data.zip");
   const newest = Math.max(...GENERATOR.map((f) => statSync(f).mtimeMs));
   if (!existsSync(zip) || statSync(zip).mtimeMs < newest) {
-    console.log("generating the export (once) ...");
-    const r = spawnSync(process.execPath, ["--import", "tsx", GENERATOR[0], DIR], {
-      cwd: ROOT,
-      stdio: ["ignore", "ignore", "inherit"],
-    });
+    console.log(`generating the export${factor === 1 ? "" : ` at factor ${factor}`} (once) ...`);
+    const r = spawnSync(
+      process.execPath,
+      ["--import", "tsx", GENERATOR[0], dir, ...(factor === 1 ? [] : [String(factor)])],
+      { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] },
+    );
     if (r.status !== 0) throw new Error("generating the MCD export failed");
   }
   return [
     zip,
     "--icd10cm",
-    path.join(DIR, "icd10cm_order_2026.txt"),
+    path.join(dir, "icd10cm_order_2026.txt"),
     "--hcpcs",
-    path.join(DIR, "HCPC2026_JAN_ANWEB.txt"),
+    path.join(dir, "HCPC2026_JAN_ANWEB.txt"),
   ];
 }
 

@@ -3,8 +3,11 @@
 // baseline in the same run (interleaved), reported as medians and ratios with PASS/FAIL per
 // target. It is a measurement, not a test: it always exits 0 once it has run.
 //
-//   node bench/run.mjs [cold] [scale] [all] [download] [load] [heavy] [mcd] [snapshot] [mcp] [check] [edits]
-//   (default: every part)
+//   node bench/run.mjs [--quiet-check] [cold] [instructions] [scale] [all] [download] [load] [heavy]
+//                      [mcd] [snapshot] [mcp] [check] [edits] [pull] [history]
+//   (default: every part but instructions)
+//   --quiet-check: start-up figures measured at a 1-minute load average >= 1 are refused, not
+//   reported (bench/quiet.mjs); the load is printed beside every start-up figure either way.
 // Env: BENCH_RUNS (cold-start runs per case, default 20), BENCH_SCALE_RUNS (default 5),
 //      BENCH_NODES (Node binaries for the cold start, besides this one; default: the Node 20,
 //      22 and 24 that .ci/run keeps in ~/.cache/coverage-ci),
@@ -48,6 +51,7 @@ import {
   median,
   printTable,
   quantile,
+  refused,
   reportRatios,
   runTimed,
   verdict,
@@ -55,10 +59,13 @@ import {
   waitForLine,
 } from "./lib.mjs";
 import { dataPull } from "./data-pull.mjs";
+import { history } from "./history.mjs";
+import { refusal, underLoadCheck } from "./quiet.mjs";
 import { mcdImport } from "./mcd-import.mjs";
 
-const parts = new Set(process.argv.slice(2));
-const want = (p) => parts.size === 0 || parts.has(p);
+const parts = new Set(process.argv.slice(2).filter((a) => !a.startsWith("--")));
+// `instructions` needs valgrind and minutes: only when asked for.
+const want = (p) => (parts.size === 0 && p !== "instructions") || parts.has(p);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const SCALE_RUNS = Number(process.env.BENCH_SCALE_RUNS ?? 5);
 // Downloads vary most from run to run (the disk, the server on the same two cores): more runs.
@@ -115,50 +122,141 @@ async function coldStart() {
     console.log(
       `  (no Node ${missing.join(", ")} found: set BENCH_NODES=/path/to/node,... or run .ci/run once)`,
     );
-  for (const { bin: node, version } of nodes) {
+  const bigDb = path.join(OUT, "big.db");
+  if (!existsSync(bigDb))
+    console.log(
+      "  (no bench/out/big.db: the 1M-link snapshot row is skipped; `node bench/run.mjs snapshot` builds it)",
+    );
+  for (const { bin: node, version, major, minor } of nodes) {
     // Node's compile cache is made by the warm-up runs in the bench's fresh temporary folder
     // (cleanEnv), as a user's first runs would (Node 22.1+; Node 20 compiles every time).
     const env = cleanEnv();
     console.log(`### Node ${version} (${node})`);
     const cases = [{ name: "node -e 0", cmd: node, args: ["-e", "0"], env }];
-    const job = ["--local", "search", "--code", "CPT:97110", "--state", "CA"];
+    const targets = [];
     for (const b of builds) {
-      cases.push(
-        { name: `${b.label}coverage --version`, cmd: node, args: [b.bin, "--version"], env },
-        { name: `${b.label}coverage --help`, cmd: node, args: [b.bin, "--help"], env },
-        {
-          name: `${b.label}coverage ${job.join(" ")} --json`,
-          cmd: node,
-          args: [b.bin, ...job, "--json"],
-          env,
-        },
-        {
-          name: `${b.label}coverage ${job.join(" ")} | (table, a pipe)`,
-          cmd: node,
-          args: [b.bin, ...job],
-          env,
-          pipe: true,
-        },
-      );
+      for (const c of startupCases(b.bin, {
+        bigDb,
+        sqlite: major > 22 || (major === 22 && minor >= 13),
+      })) {
+        cases.push({ ...c, name: `${b.label}${c.name}`, cmd: node, env });
+        if (!b.label) targets.push(c);
+      }
     }
-    const results = await interleave(cases, RUNS, { warmup: 2 });
+    const {
+      result: results,
+      quiet,
+      note,
+    } = await underLoadCheck(() => interleave(cases, RUNS, { warmup: 2 }));
+    console.log(`  (${note})`);
     // Peak RSS from one extra run each (GNU time would add its own fork to the timings).
     for (const c of cases) {
       const r = await runTimed(c.cmd, c.args, { rss: true, env });
       if (r.maxRssKb) results.get(c.name).rss.push(r.maxRssKb);
     }
     const ratio = reportRatios(cases, results);
-    for (const [name, label, target] of [
-      ["coverage --version", "--version", 1.15],
-      ["coverage --help", "--help", 1.5],
-      [`coverage ${job.join(" ")} --json`, "the main job, --json", 2.0],
-      [`coverage ${job.join(" ")} | (table, a pipe)`, "the main job, table into a pipe", 2.0],
-    ])
-      verdict(
-        `Node ${version}: ${label} <= ${target}x node -e 0`,
-        ratio(name) <= target,
-        `${fmt(ratio(name), 2)}x`,
+    const base = median(results.get(cases[0].name).ms);
+    for (const { name, label, target } of targets) {
+      const what = `Node ${version}: ${label} <= ${target}x node -e 0`;
+      const detail = `${fmt(ratio(name), 2)}x (${fmt(median(results.get(name).ms))} vs ${fmt(base)} ms; ${note})`;
+      if (quiet) verdict(what, ratio(name) <= target, detail);
+      else refused(refusal(what, `${fmt(ratio(name), 2)}x, ${note}`));
+    }
+  }
+}
+
+/**
+ * The start-up cases of issue 39's table, each with its target (ratio to `node -e 0`):
+ * `--version`, `--help` (to /dev/null), the main job on the bundled sample with `--json` and
+ * as a table into a pipe, and a one-shot `--json` search of the 1M-link snapshot when
+ * bench/out/big.db is there and this Node has node:sqlite.
+ */
+function startupCases(bin, { bigDb, sqlite }) {
+  const job = ["--local", "search", "--code", "CPT:97110", "--state", "CA"];
+  const cases = [
+    { name: "coverage --version", label: "--version", target: 1.15, args: [bin, "--version"] },
+    { name: "coverage --help", label: "--help", target: 1.5, args: [bin, "--help"] },
+    {
+      name: `coverage ${job.join(" ")} --json`,
+      label: "the main job, --json",
+      target: 2.0,
+      args: [bin, ...job, "--json"],
+    },
+    {
+      name: `coverage ${job.join(" ")} | (table, a pipe)`,
+      label: "the main job, table into a pipe",
+      target: 2.0,
+      args: [bin, ...job],
+      pipe: true,
+    },
+  ];
+  if (sqlite && existsSync(bigDb))
+    cases.push({
+      name: "coverage --data big.db search --code ICD10CM:E119 --state CA --json",
+      label: "one-shot --json search of the 1M-link snapshot",
+      target: 2.0,
+      args: [
+        bin,
+        "--local",
+        "--data",
+        bigDb,
+        "search",
+        "--code",
+        "ICD10CM:E119",
+        "--state",
+        "CA",
+        "--json",
+      ],
+    });
+  return cases;
+}
+
+// ---------------------------------------------------------------------------------------------
+/**
+ * `instructions`: the start-up cases counted in instructions (valgrind's callgrind), which a
+ * loaded machine does not change, against `node -e 0` of the same Node. V8's hash seed is
+ * fixed and its helper threads off (--hash-seed, --single-threaded) so that a count repeats
+ * to ~0.1%; each case runs once first to fill Node's compile cache under those flags. Slow
+ * (~10 s a case): only when asked for.
+ */
+async function instructions() {
+  console.log("\n## Start-up in instructions (callgrind; not a timing: valid under load)");
+  if (spawnSync("valgrind", ["--version"]).status !== 0) {
+    console.log("  (valgrind not found: skipped)");
+    return;
+  }
+  const flags = ["--hash-seed=7", "--single-threaded"];
+  const bigDb = path.join(OUT, "big.db");
+  for (const { bin: node, version, major, minor } of findNodes()) {
+    if (major < 22) continue;
+    const env = cleanEnv();
+    const count = (args, pipe) => {
+      const stdio = ["ignore", pipe ? "pipe" : "ignore", "pipe"];
+      // Node's compile cache is kept per CPU features, which differ under valgrind: filled
+      // under valgrind too (its `none` tool, faster), or the counted run would compile it all.
+      spawnSync("valgrind", ["--tool=none", node, ...flags, ...args], { env, stdio });
+      const r = spawnSync(
+        "valgrind",
+        ["--tool=callgrind", "--callgrind-out-file=/dev/null", node, ...flags, ...args],
+        { env, stdio, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
       );
+      const m = r.stderr.match(/Collected : (\d+)/);
+      if (!m)
+        throw new Error(`callgrind gave no count for ${args.join(" ")}:\n${r.stderr.slice(-2000)}`);
+      return Number(m[1]);
+    };
+    const base = count(["-e", "0"]);
+    const rows = [["node -e 0", fmt(base / 1e6), "1.00x"]];
+    for (const b of builds)
+      for (const c of startupCases(b.bin, {
+        bigDb,
+        sqlite: major > 22 || (major === 22 && minor >= 13),
+      })) {
+        const n = count(c.args, c.pipe);
+        rows.push([`${b.label}${c.name}`, fmt(n / 1e6), `${fmt(n / base, 3)}x`]);
+      }
+    console.log(`### Node ${version}`);
+    printTable(["case", "M instructions", "ratio"], rows);
   }
 }
 
@@ -182,8 +280,8 @@ function findNodes() {
     const r = spawnSync(bin, ["-p", "process.versions.node"], { encoding: "utf8" });
     if (r.status !== 0) continue;
     const version = r.stdout.trim();
-    const major = Number(version.split(".")[0]);
-    if (!nodes.some((n) => n.major === major)) nodes.push({ bin, version, major });
+    const [major, minor] = version.split(".").map(Number);
+    if (!nodes.some((n) => n.major === major)) nodes.push({ bin, version, major, minor });
   }
   return nodes.sort((a, b) => a.major - b.major);
 }
@@ -630,6 +728,7 @@ const { mcpPart } = await import("./mcp.mjs");
 const mcp = () => mcpPart(ensureDataset);
 for (const [name, part] of Object.entries({
   cold: coldStart,
+  instructions,
   scale,
   all: allNdjson,
   download,
@@ -637,6 +736,7 @@ for (const [name, part] of Object.entries({
   heavy,
   mcd: mcdImport,
   pull: dataPull,
+  history,
   snapshot,
   check,
   mcp,

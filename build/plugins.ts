@@ -43,6 +43,36 @@ export const lazyChildProcess: Plugin = {
   },
 };
 
+// Packages whose default export is a function or class called on a rare path: cli-table3 draws
+// a table only when a cell must be cut (src/output/table.ts draws the others), string-width
+// measures only text that is not one column per character (src/output/text-width.ts). Bundled
+// as usual, but their module code (and string-width's 10 KB emoji pattern) runs on first call,
+// not when src/output/ loads: a table into a pipe compiled ~25 KB of them without calling one.
+const LAZY_DEFAULTS = ["cli-table3", "string-width"];
+
+export const lazyDefaults: Plugin = {
+  name: "lazy-defaults",
+  setup(build) {
+    const names = new RegExp(`^(${LAZY_DEFAULTS.join("|")})$`);
+    build.onResolve({ filter: names }, (args) =>
+      /[\\/]src[\\/]/.test(args.importer)
+        ? { path: args.path, namespace: "lazy-default" }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "lazy-default" }, (args) => ({
+      // Callable with and without `new` (a class gives an instance of itself either way).
+      contents:
+        "let real;\n" +
+        "module.exports = function (...args) {\n" +
+        `  real ??= require(${JSON.stringify(args.path)});\n` +
+        "  return new.target ? new real(...args) : real(...args);\n" +
+        "};\n",
+      loader: "js",
+      resolveDir: process.cwd(),
+    }));
+  },
+};
+
 // Files of dist/ that others require at run time (dist/cli.cjs the bundle; the bundle undici,
 // zod and mcp): left as written, resolved beside the file that requires them.
 export const distApart: Plugin = {

@@ -7,7 +7,7 @@ _coverage_commands() {
   case "$1" in
     '') REPLY='search policy payers lobs updates code matrix versions diff check download health config completion serve mcp data help' ;;
     'config') REPLY='get set unset list path help' ;;
-    'data') REPLY='build export info import pull list help' ;;
+    'data') REPLY='build export info import pull list changes help' ;;
     'data import') REPLY='mcd edits fees pa help' ;;
     *) REPLY='' ;;
   esac
@@ -98,6 +98,8 @@ _coverage_options() {
       --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'data list') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json
       --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
+    'data changes') REPLY='--since --days -h --help --api-url --sandbox --local --data --today
+      --profile --json --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'data help') REPLY='--api-url --sandbox --local --data --today --profile --json --format --bom
       --no-color -q --quiet -v --verbose --timeout' ;;
     'help') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json --format
@@ -132,7 +134,8 @@ _coverage_option() {
     'data import mcd|--help'|'data import edits|-h'|'data import edits|--help'|\
     'data import fees|-h'|'data import fees|--help'|'data import pa|-h'|'data import pa|--help'|\
     'data pull|--history'|'data pull|--no-codes'|'data pull|--force'|'data pull|-h'|\
-    'data pull|--help'|'data list|-h'|'data list|--help'|'help|-h'|'help|--help') REPLY='none' ;;
+    'data pull|--help'|'data list|-h'|'data list|--help'|'data changes|-h'|'data changes|--help'|\
+    'help|-h'|'help|--help') REPLY='none' ;;
     '|--api-url'|'|--today'|'|--profile'|'|--timeout'|'search|--query'|'search|--payer'|\
     'search|--lob-id'|'search|--effective-start'|'search|--effective-end'|'search|--effective-on'|\
     'search|--limit'|'search|--offset'|'payers|--limit'|'payers|--offset'|'lobs|--payer'|\
@@ -143,7 +146,7 @@ _coverage_option() {
     'serve|--host'|'serve|--api-key'|'data import mcd|--max-links'|'data import edits|--into'|\
     'data import edits|--program'|'data import fees|--into'|'data import pa|--into'|\
     'data pull|--source'|'data pull|--icd10cm-url'|'data pull|--hcpcs-url'|'data pull|--with'|\
-    'data pull|--dmepos-url') REPLY='text' ;;
+    'data pull|--dmepos-url'|'data changes|--since'|'data changes|--days') REPLY='text' ;;
     '|--data'|'search|--body'|'check|--input'|'download|-o'|'download|--output'|'data build|-o'|\
     'data build|--output'|'data export|-o'|'data export|--output'|'data import mcd|-o'|\
     'data import mcd|--output'|'data import mcd|--icd10cm'|'data import mcd|--hcpcs') REPLY='file' ;;
@@ -180,7 +183,7 @@ _coverage_argument() {
     'data import pa|'*) REPLY='file' ;;
     'data import help|0') REPLY='choices mcd edits fees pa' ;;
     'data pull|0') REPLY='choices medicare' ;;
-    'data help|0') REPLY='choices build export info import pull list' ;;
+    'data help|0') REPLY='choices build export info import pull list changes' ;;
     'help|0') REPLY='choices search policy payers lobs updates code matrix versions diff check download health config completion serve mcp data' ;;
     *) REPLY='text' ;;
   esac

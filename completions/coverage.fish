@@ -37,6 +37,7 @@ function __coverage_commands --argument-names path --description 'The subcommand
             printf '%s\t%s\n' 'import' 'import public coverage data into a dataset (JSON) or snapshot'
             printf '%s\t%s\n' 'pull' 'download the real Medicare catalogue from CMS and import it into a snapshot of your data folder'
             printf '%s\t%s\n' 'list' 'the snapshots of your data folder: name, as_of, size, when pulled, from where'
+            printf '%s\t%s\n' 'changes' 'what changed in the Medicare catalogue between pulls, document by document'
             printf '%s\t%s\n' 'help' 'display help for command'
         case 'data import'
             printf '%s\t%s\n' 'mcd' 'import the CMS Medicare Coverage Database export (zips as downloaded, or extracted folders)'
@@ -754,7 +755,7 @@ function __coverage_options --argument-names path --description 'The options rec
         case 'data pull'
             printf '%s\t%s\n' '--history' 'the all_ exports: retired versions too (larger)'
             printf '%s\t%s\n' '--no-codes' 'skip the ICD-10-CM and HCPCS code description files'
-            printf '%s\t%s\n' '--force' 'download and import again even when nothing changed'
+            printf '%s\t%s\n' '--force' 'download and import again even when nothing changed; take an export older than the snapshot\'s'
             printf '%s\t%s\n' '--source' 'the folder of the MCD exports (default: CMS\'s downloads folder)'
             printf '%s\t%s\n' '--icd10cm-url' 'the ICD-10-CM descriptions zip, or a page that links it'
             printf '%s\t%s\n' '--hcpcs-url' 'the HCPCS Level II alpha-numeric zip, or a page that links it'
@@ -778,6 +779,26 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--verbose' 'log each HTTP request on stderr; stack traces on errors'
             printf '%s\t%s\n' '--timeout' 'HTTP timeout in milliseconds (default 30000)'
         case 'data list'
+            printf '%s\t%s\n' '-h' 'show help'
+            printf '%s\t%s\n' '--help' 'show help'
+            printf '%s\t%s\n' '--api-url' 'base URL of the Coverage Policy Lookup API (env COVERAGE_API_URL)'
+            printf '%s\t%s\n' '--sandbox' 'use the API sandbox (COVERAGE_SANDBOX_URL or the profile\'s sandbox-url)'
+            printf '%s\t%s\n' '--local' 'use the bundled local engine (the default when no API is configured)'
+            printf '%s\t%s\n' '--data' 'dataset for the local engine, or the name of a pulled snapshot (--data medicare) (env COVERAGE_DATA; default: bundled sample)'
+            printf '%s\t%s\n' '--today' 'pin \'today\' for the local engine, YYYY-MM-DD (env COVERAGE_TODAY)'
+            printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
+            printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
+            printf '%s\t%s\n' '--format' 'output format'
+            printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
+            printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
+            printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
+            printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
+            printf '%s\t%s\n' '-v' 'log each HTTP request on stderr; stack traces on errors'
+            printf '%s\t%s\n' '--verbose' 'log each HTTP request on stderr; stack traces on errors'
+            printf '%s\t%s\n' '--timeout' 'HTTP timeout in milliseconds (default 30000)'
+        case 'data changes'
+            printf '%s\t%s\n' '--since' 'only changes seen in exports of this day or later (YYYY-MM-DD)'
+            printf '%s\t%s\n' '--days' 'only changes of the last N days, counted from the snapshot\'s date'
             printf '%s\t%s\n' '-h' 'show help'
             printf '%s\t%s\n' '--help' 'show help'
             printf '%s\t%s\n' '--api-url' 'base URL of the Coverage Policy Lookup API (env COVERAGE_API_URL)'
@@ -861,7 +882,8 @@ function __coverage_option --argument-names path option --description 'What a co
             'data import edits|-h' 'data import edits|--help' 'data import fees|-h' \
             'data import fees|--help' 'data import pa|-h' 'data import pa|--help' \
             'data pull|--history' 'data pull|--no-codes' 'data pull|--force' 'data pull|-h' \
-            'data pull|--help' 'data list|-h' 'data list|--help' 'help|-h' 'help|--help'
+            'data pull|--help' 'data list|-h' 'data list|--help' 'data changes|-h' \
+            'data changes|--help' 'help|-h' 'help|--help'
             printf '%s\n' 'none'
         case '|--api-url' '|--today' '|--profile' '|--timeout' 'search|--query' 'search|--payer' \
             'search|--lob-id' 'search|--effective-start' 'search|--effective-end' \
@@ -874,7 +896,8 @@ function __coverage_option --argument-names path option --description 'What a co
             'serve|--api-key' 'data import mcd|--max-links' 'data import edits|--into' \
             'data import edits|--program' 'data import fees|--into' 'data import pa|--into' \
             'data pull|--source' 'data pull|--icd10cm-url' 'data pull|--hcpcs-url' \
-            'data pull|--with' 'data pull|--dmepos-url'
+            'data pull|--with' 'data pull|--dmepos-url' 'data changes|--since' \
+            'data changes|--days'
             printf '%s\n' 'text'
         case '|--data' 'search|--body' 'check|--input' 'download|-o' 'download|--output' \
             'data build|-o' 'data build|--output' 'data export|-o' 'data export|--output' \
@@ -940,7 +963,7 @@ function __coverage_argument --argument-names path index --description 'What a p
         case 'data pull|0'
             printf '%s\n' 'choices' 'medicare'
         case 'data help|0'
-            printf '%s\n' 'choices' 'build' 'export' 'info' 'import' 'pull' 'list'
+            printf '%s\n' 'choices' 'build' 'export' 'info' 'import' 'pull' 'list' 'changes'
         case 'help|0'
             printf '%s\n' 'choices' 'search' 'policy' 'payers' 'lobs' 'updates' 'code' 'matrix' 'versions' 'diff' 'check' 'download' 'health' 'config' 'completion' 'serve' 'mcp' 'data'
         case '*'

@@ -6,7 +6,8 @@ import { SQLITE } from "./helpers/snapshot.js";
 
 // The last file the build writes (build/render-help.mjs, after the bundles).
 const BUILT = path.join(ROOT, "dist", "help.json");
-const INPUTS = ["src", "build", "tsup.config.ts", "package.json"];
+// The bundled sample too: the build indexes it (dist/sample-index.json).
+const INPUTS = ["src", "build", "tsup.config.ts", "package.json", "fixtures/dataset.json"];
 
 /** The newest modification time under `file` (a file or a folder). */
 function newest(file: string): number {

@@ -51,8 +51,9 @@ export function createProgram(run: RunEnvironment, argv?: readonly string[]): Co
       writeErr: (s) => (run.stderr ?? process.stderr).write(s),
     });
   registerCommands(program, run, argv && commandToRegister(program, argv));
-  // After the subcommands: "after" text is the root's own, not inherited.
-  program.addHelpText("after", describeRootHelp());
+  // After the subcommands: "after" text is the root's own, not inherited. Built when the root's
+  // help is printed, not by every run.
+  program.addHelpText("after", () => describeRootHelp());
   return program;
 }
 

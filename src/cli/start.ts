@@ -1,12 +1,14 @@
 import { compileSchemas } from "../contract/validation.js";
 import { ExitCode } from "../errors.js";
 import { setExitProcess } from "../files/exit-now.js";
+import { prebuildIndex } from "../dataset/load.js";
 import { createProgram } from "./program.js";
 import { runCli } from "./run.js";
 import { createOutput } from "./std-output.js";
 
-// createProgram: the build renders every command's help with it (build/render-help.mjs).
-export { createProgram, runCli };
+// createProgram: the build renders every command's help with it (build/render-help.mjs);
+// prebuildIndex: the build indexes the bundled sample with it (build/index-sample.mjs).
+export { createProgram, prebuildIndex, runCli };
 
 /** Runs the CLI as this process: Ctrl-C, a closed stdout, and the exit code. */
 export async function main(argv: string[]): Promise<void> {

@@ -13,7 +13,10 @@ export function registerDataPull(data: Command, run: RunEnvironment): void {
     .addArgument(new Argument("<catalogue>", "what to pull").choices(["medicare"]))
     .option("--history", "the all_ exports: retired versions too (larger)")
     .option("--no-codes", "skip the ICD-10-CM and HCPCS code description files")
-    .option("--force", "download and import again even when nothing changed")
+    .option(
+      "--force",
+      "download and import again even when nothing changed; take an export older than the snapshot's",
+    )
     .option("--source <url>", "the folder of the MCD exports (default: CMS's downloads folder)")
     .option("--icd10cm-url <url>", "the ICD-10-CM descriptions zip, or a page that links it")
     .option("--hcpcs-url <url>", "the HCPCS Level II alpha-numeric zip, or a page that links it")
@@ -27,11 +30,12 @@ export function registerDataPull(data: Command, run: RunEnvironment): void {
     )
     .addHelpText(
       "after",
-      "\nWrites medicare.db in your data folder ($XDG_DATA_HOME/coverage, else ~/.local/share/coverage;\nthe platform's own on macOS and Windows), replacing the previous one only when the whole pull\nsucceeded. The next pull asks CMS whether anything changed and says so when nothing did.\nNo network? Exports you already have import offline: coverage data import mcd FILES...\n" +
+      "\nWrites medicare.db in your data folder ($XDG_DATA_HOME/coverage, else ~/.local/share/coverage;\nthe platform's own on macOS and Windows), replacing the previous one only when the whole pull\nsucceeded. The next pull asks CMS whether anything changed and says so when nothing did.\nEach pull keeps the versions it has seen and records what changed, document by document:\n--json prints the changes; `coverage data changes` lists them later.\nNo network? Exports you already have import offline: coverage data import mcd FILES...\n" +
         examples([
           "coverage data pull medicare",
           "coverage --data medicare search --code HCPCS:E0601 --state NF",
           "coverage data pull medicare --history --no-codes",
+          "coverage data pull medicare --json > changes.json",
           "coverage data pull medicare --with edits,fees,pa",
         ]),
     )

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import type { RunEnvironment } from "../cli/context.js";
 import { registerDataBuild } from "./data-build.js";
+import { registerDataChanges } from "./data-changes.js";
 import { registerDataExport } from "./data-export.js";
 import { registerDataImport } from "./data-import.js";
 import { registerDataInfo } from "./data-info.js";
@@ -15,6 +16,7 @@ const DATA_SUBCOMMANDS: Array<(data: Command, run: RunEnvironment) => void> = [
   registerDataImport,
   registerDataPull,
   registerDataList,
+  registerDataChanges,
 ];
 
 /** `coverage data`: snapshots (the dataset compiled into an indexed SQLite file) and real data. */

@@ -48,6 +48,13 @@ export function registerDiff(program: Command, run: RunEnvironment): void {
         const [older, newer] = await fetch.mapLimited(ids, detail);
         const { diffPolicies } = await import("../views/policy-diff.js");
         const diff = diffPolicies(older!, newer!);
+        const { findCmsRevisions } = await import("../pull/revision-notes.js");
+        const revisions = await findCmsRevisions(ctx.settings.backend, [older!, newer!]);
+        if (revisions.size)
+          diff.cms_revision = {
+            old: revisions.get(older!.policy_id) ?? null,
+            new: revisions.get(newer!.policy_id) ?? null,
+          };
         const { writeView } = await import("../output/view-output.js");
         const { format, formatAsked } = ctx.settings;
         await writeView(diff, {

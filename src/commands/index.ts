@@ -46,10 +46,12 @@ export const COMMAND_NAMES: readonly string[] = COMMANDS.map(([name]) => name);
 
 /**
  * Adds the subcommands to the program, in the order `--help` lists them: every one, or only
- * `only` (and `help`) for a run that dispatches to it (see src/cli/program.ts).
+ * `only` for a run that dispatches to it (see src/cli/program.ts).
  */
 export function registerCommands(program: Command, run: RunEnvironment, only?: string): void {
   for (const [name, register] of COMMANDS)
     if (only === undefined || name === only) register(program, run);
-  registerHelp(program);
+  // A run dispatching to one command never reaches `help` (help anywhere registers them all).
+  if (only === undefined) registerHelp(program);
+  else program.helpCommand(false);
 }

@@ -58,11 +58,20 @@ export function registerUpdates(program: Command, run: RunEnvironment): void {
       withContext<Opts>(run, (ctx, opts) => {
         const narrowing = buildUpdatesNarrowing(opts);
         const names = listUpdateFields(Boolean(opts.changes));
+        const classify = createLazyUpdatesTransform(narrowing, Boolean(opts.changes));
+        // On a pulled snapshot, --changes also gives CMS's reason for each version.
+        const transform: typeof classify = opts.changes
+          ? async (client, page) => {
+              const done = classify ? await classify(client, page) : page;
+              const { addCmsReasons } = await import("../pull/revision-notes.js");
+              return { ...done, data: await addCmsReasons(ctx.settings.backend, done.data) };
+            }
+          : classify;
         return runListCommand(ctx, {
           input: buildUpdatesQuery(opts),
           build: (client, input) => client.build.updates(input, updatesFlagFor),
           send: (client, request) => client.updates(request),
-          transform: createLazyUpdatesTransform(narrowing, Boolean(opts.changes)),
+          transform,
           fillKey: narrowing ? (u) => u.policy_id : undefined,
           all: Boolean(opts.all),
           dryRun: Boolean(opts.dryRun),

@@ -71,7 +71,8 @@ export function checkPolicyFields(
       ["policies", i, "policy_id"],
       "must be <source>/<policy_key>/<effective_from_date>: three or more segments, none empty, '.' or '..'",
     );
-  else if (segments.at(-1) !== p.effective_from_date)
+  // `~N` after the date: a later version CMS gave under the same date (the pull's history).
+  else if (segments.at(-1)?.replace(/~\d+$/, "") !== p.effective_from_date)
     add(
       ["policies", i, "policy_id"],
       `must end with '/${p.effective_from_date}' (its effective_from_date)`,

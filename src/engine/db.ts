@@ -326,12 +326,17 @@ export function indexDataset(dataset: DatasetInput): Db {
     byId,
     byCode: codeIndex.byKey,
     bySeries,
-    catalogue: {
-      get: (key) => catalogue.get(key),
-      has: (key) => catalogue.has(key),
-      size: catalogue.size,
-      // Every key is at hand already: the whole map answers.
-      getMany: () => catalogue,
-    },
+    catalogue: catalogueOf(catalogue),
+  };
+}
+
+/** The in-memory store's catalogue over a map of descriptions by code key. */
+export function catalogueOf(descriptions: ReadonlyMap<string, string>): Catalogue {
+  return {
+    get: (key) => descriptions.get(key),
+    has: (key) => descriptions.has(key),
+    size: descriptions.size,
+    // Every key is at hand already: the whole map answers.
+    getMany: () => descriptions,
   };
 }

@@ -104,7 +104,10 @@ function renderVersions(r: VersionsReport): string[] {
         `- ${v.policy_id} [${v.status}, ${dates(v.effective_from_date, v.effective_to_date)}]` +
         (v.changes
           ? `: ${v.changes.kinds.join(", ")} (codes +${v.changes.codes_added} -${v.changes.codes_removed} ~${v.changes.codes_changed}, scopes +${v.changes.scopes_gained} -${v.changes.scopes_lost})`
-          : ": first version"),
+          : ": first version") +
+        (v.cms_revision
+          ? `; CMS: ${[v.cms_revision.revision_date, v.cms_revision.reason ?? v.cms_revision.explanation].filter(Boolean).join(" ")}`
+          : ""),
     ),
   ];
 }

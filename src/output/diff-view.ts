@@ -59,6 +59,14 @@ export function renderDiff(d: PolicyDiff, io: ViewIo): string {
   const out: string[] = [
     io.chalk.bold(`${stripControls(d.old_id)} → ${stripControls(d.new_id)}`),
     io.chalk.dim(`Changes: ${d.kinds.join(", ")}`),
+    ...(d.cms_revision?.new
+      ? [
+          wrapText(
+            `CMS's reason (version ${d.cms_revision.new.version}${d.cms_revision.new.revision_date ? `, revised ${d.cms_revision.new.revision_date}` : ""}): ${stripControls(d.cms_revision.new.reason ?? d.cms_revision.new.explanation ?? "none given")}`,
+            io.columns,
+          ),
+        ]
+      : []),
     "",
   ];
   const section = (title: string, lines: string[]) => {
@@ -115,6 +123,21 @@ export function renderVersions(r: VersionsReport, io: ViewIo): string {
     },
     { header: "CHANGES", value: (v) => describeStep(v.changes), flex: true, min: 20 },
   ];
+  // CMS's own record of each version, where a pulled snapshot has it.
+  if (r.versions.some((v) => v.cms_revision))
+    columns.push({
+      header: "CMS REVISION",
+      value: (v) =>
+        v.cms_revision
+          ? stripControls(
+              [v.cms_revision.revision_date, v.cms_revision.reason ?? v.cms_revision.explanation]
+                .filter(Boolean)
+                .join(" "),
+            )
+          : "-",
+      flex: true,
+      min: 20,
+    });
   const title = r.versions[r.versions.length - 1]?.title ?? "";
   const key = stripControls(r.key);
   return [

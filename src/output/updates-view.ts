@@ -81,6 +81,18 @@ export function renderUpdatesTable(
         text === "new" ? io.chalk.green(text) : text ? io.chalk.yellow(text) : text,
     },
     { header: "TITLE", value: (r) => cell(r, (u) => u.title), flex: true, min: 20 },
+    // CMS's reason, where a pulled snapshot has it (`updates --changes`).
+    ...(items.some((u) => (u as { cms_reason?: string }).cms_reason)
+      ? [
+          {
+            header: "CMS REASON",
+            value: (r: UpdateRow) =>
+              cell(r, (u) => (u as { cms_reason?: string }).cms_reason ?? ""),
+            flex: true,
+            min: 16,
+          },
+        ]
+      : []),
     // Ids are typed back: never wrapped (the table stacks under them when it cannot fit).
     { header: "POLICY ID", value: (r) => cell(r, (u) => u.policy_id), nowrap: true },
   ];

@@ -13,12 +13,13 @@ import { runTerminable } from "../download/termination.js";
 import { UnexpectedError, UsageError } from "../errors.js";
 import { runMcdImport } from "../import/mcd/run.js";
 import { loadSqlite } from "../snapshot/sqlite.js";
-import { compareSnapshots } from "./changes.js";
+import { countChanges } from "./changes.js";
+import { openPullHistory } from "./history.js";
 import { fetchFile, fetchPage, type FetchOptions, type Validators } from "./fetch.js";
 import { readManifest, writeManifest, type ManifestFile, type PullManifest } from "./manifest.js";
 import { findCodeFileLink, isZipUrl, type CodeFileKind } from "./page-links.js";
 import { createPullProgress } from "./progress.js";
-import { formatChanges } from "./summary.js";
+import { formatChanges, MEDICARE_NAME } from "./summary.js";
 import { findZipDamage } from "./zip-check.js";
 
 /** The flags of `coverage data pull medicare` as commander parses them. */
@@ -51,7 +52,7 @@ const CODE_WHAT: Record<CodeFileKind, string> = {
 };
 
 /** The snapshot `data pull medicare` writes, in the data folder. */
-export const MEDICARE = "medicare";
+export const MEDICARE = MEDICARE_NAME;
 
 interface Planned {
   name: string;
@@ -260,6 +261,10 @@ export async function pullMedicare(
       if (!flags.force && sameChoice && isFile(target) && fetched.every((f) => !f.changed)) {
         done = true;
         say(`Medicare catalogue already current (as of ${previous.as_of ?? "an unknown date"})`);
+        if (ctx.settings.format === "json")
+          ctx.io.stdout.write(
+            `${JSON.stringify({ as_of: previous.as_of, previous_as_of: previous.as_of, changes: [] }, null, 2)}\n`,
+          );
         return;
       }
 
@@ -287,6 +292,7 @@ export async function pullMedicare(
         await link(target, before).catch(() => copyFile(target, before!));
       }
       const file = (role: ManifestFile["role"]) => fetched.find((f) => f.role === role)?.file;
+      const history = await openPullHistory(before, dir, Boolean(flags.force), (m) => ctx.warn(m));
       const report = await runMcdImport(
         fetched.filter((f) => f.role === "mcd").map((f) => f.file),
         {
@@ -295,9 +301,11 @@ export async function pullMedicare(
           hcpcs: file("hcpcs"),
           force: true,
           source: `CMS Medicare Coverage Database, pulled from ${redactUrl(base)}`,
+          wrapSink: history.wrap,
+          alsoRead: history.readers,
         },
         { ...ctx, signal },
-      );
+      ).finally(() => history.close());
       // The new snapshot is in place: a Ctrl-C from here on does not make the pull a failure.
       done = true;
       run.completed?.();
@@ -323,10 +331,12 @@ export async function pullMedicare(
       };
       await writeManifest(manifestFile, manifest);
 
-      if (before) {
-        const today = report.asOf ?? new Date().toISOString().slice(0, 10);
-        say(formatChanges(await compareSnapshots(before, target, today)));
-      }
+      const changes = history.changes();
+      if (before) say(formatChanges(countChanges(changes)));
+      if (ctx.settings.format === "json")
+        ctx.io.stdout.write(
+          `${JSON.stringify({ as_of: report.asOf, previous_as_of: history.previousAsOf, changes }, null, 2)}\n`,
+        );
     });
   } finally {
     removeStaging();

@@ -11,3 +11,6 @@ export function formatChanges(c: CatalogueChanges): string {
     `${n(c.retired)} retired; code links: ${n(c.linksGained)} gained, ${n(c.linksLost)} lost`
   );
 }
+
+/** The snapshot `data pull medicare` writes in the data folder (medicare.ts re-exports it). */
+export const MEDICARE_NAME = "medicare";

@@ -26,7 +26,8 @@ function indent(json: string, by: string): string {
   return json.replaceAll("\n", "\n" + by);
 }
 
-function policyOf(v: Row, links: Row[], packed: string): Record<string, unknown> {
+/** A snapshot version's row, its applicability rows and packed code links as a dataset policy. */
+export function policyOf(v: Row, links: Row[], packed: string): Record<string, unknown> {
   const given = Number(v.given);
   const out: Record<string, unknown> = {
     policy_id: v.policy_id,

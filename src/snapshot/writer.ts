@@ -36,6 +36,8 @@ export interface SnapshotMeta extends DatasetMeta {
   asOfGiven?: boolean;
   /** Whether the optional top-level `codes` list was written; default yes. */
   codesGiven?: boolean;
+  /** Writes tables of its own (the pull's history) into the snapshot before it is committed. */
+  addTables?: (db: DatabaseSync) => void;
 }
 
 /** A DatasetSink that writes a snapshot file. */
@@ -252,6 +254,7 @@ class SnapshotWriter implements SnapshotSink {
       this.#progress("indexing", true);
       await this.#index();
       this.#writeMeta(meta);
+      meta.addTables?.(this.db);
       await this.#yield();
       this.db.exec("COMMIT");
       this.db.exec("PRAGMA journal_mode = DELETE");

@@ -50,6 +50,14 @@ export interface FieldChange {
 }
 
 /** The structured difference of two versions (`coverage diff --json`). */
+/** CMS's revision record of a version (a pulled snapshot's `cms_revision`). */
+export interface CmsRevisionNote {
+  version: string;
+  revision_date: string | null;
+  reason: string | null;
+  explanation: string | null;
+}
+
 export interface PolicyDiff {
   old_id: string;
   new_id: string;
@@ -58,6 +66,8 @@ export interface PolicyDiff {
   codes: { added: CodeEntry[]; removed: CodeEntry[]; changed: CodeChange[] };
   applicability: { gained: ScopeEntry[]; lost: ScopeEntry[] };
   criteria: { changed: boolean; patch: string | null };
+  /** CMS's records of the two versions (revision date, reason), where a pulled snapshot has them. */
+  cms_revision?: { old: CmsRevisionNote | null; new: CmsRevisionNote | null };
 }
 
 /** Fields compared as plain values, in the order shown. */

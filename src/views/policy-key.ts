@@ -2,7 +2,8 @@ import type { Policy } from "../contract/index.js";
 import { compareCodePoints } from "../domain/compare.js";
 import { isInEffect } from "../engine/time.js";
 
-const DATE_SEGMENT = /^\d{4}-\d{2}-\d{2}$/;
+// `~N`: a second version CMS gave under the same effective date (the pull's history keeps both).
+const DATE_SEGMENT = /^\d{4}-\d{2}-\d{2}(?:~\d+)?$/;
 
 /** A policy id split into its key (everything before the last `/`) and its date. */
 export interface PolicyIdParts {

@@ -1,6 +1,11 @@
 import type { PolicyDetail } from "../contract/index.js";
 import { versionStatus, type VersionStatus } from "../domain/status.js";
-import { diffPolicies, type ChangeKind, type PolicyDiff } from "./policy-diff.js";
+import {
+  diffPolicies,
+  type ChangeKind,
+  type CmsRevisionNote,
+  type PolicyDiff,
+} from "./policy-diff.js";
 
 /** What changed from the previous version, in counts (`versions`). */
 export interface StepSummary {
@@ -24,6 +29,8 @@ export interface VersionRow {
   status: VersionStatus;
   /** Null for the first version. */
   changes: StepSummary | null;
+  /** CMS's own record of the version (its revision date and reason), where the data has it. */
+  cms_revision?: CmsRevisionNote;
 }
 
 /** `coverage versions --json`. */
@@ -53,6 +60,7 @@ export function buildVersionsReport(
   key: string,
   details: readonly PolicyDetail[],
   today: string,
+  revisions: ReadonlyMap<string, CmsRevisionNote> = new Map(),
 ): VersionsReport {
   return {
     key,
@@ -64,6 +72,7 @@ export function buildVersionsReport(
       effective_to_date: d.effective_to_date,
       status: versionStatus(d, today),
       changes: i === 0 ? null : summarizeStep(diffPolicies(details[i - 1]!, d)),
+      ...(revisions.has(d.policy_id) ? { cms_revision: revisions.get(d.policy_id)! } : {}),
     })),
   };
 }
@@ -89,8 +98,14 @@ export function describeStep(s: StepSummary | null): string {
 
 /** CSV/ndjson rows: one per version, the step flattened. */
 export function flattenVersions(r: VersionsReport): Array<Record<string, unknown>> {
-  return r.versions.map(({ changes, ...v }) => ({
+  return r.versions.map(({ changes, cms_revision, ...v }) => ({
     ...v,
+    ...(cms_revision
+      ? {
+          cms_revision_date: cms_revision.revision_date,
+          cms_reason: cms_revision.reason ?? cms_revision.explanation,
+        }
+      : {}),
     changes: changes ? changes.kinds : [],
     summary: describeStep(changes),
   }));

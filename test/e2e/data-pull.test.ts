@@ -22,6 +22,7 @@ import {
   type CmsServer,
 } from "../helpers/cms-server.js";
 import { sampleTables } from "../helpers/mcd-sample.js";
+import { folderState as filesUnder } from "../helpers/folder-state.js";
 import { SQLITE } from "../helpers/snapshot.js";
 
 const KEY = "pull-test-key-0123456789";
@@ -52,16 +53,7 @@ const pull = (...extra: string[]) => runCoverage(pullArgs(...extra), { env: env(
 const cli = (args: string[]) => runCoverage(args, { env: env(), cwd: work });
 
 /** Every file of the data folder: name, size and modification time (what "as it was" means). */
-function folderState(dir = folder): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    const file = path.join(dir, name);
-    const info = statSync(file);
-    if (info.isDirectory()) out.push(...folderState(file).map((f) => `${name}/${f}`));
-    else out.push(`${name} ${info.size} ${info.mtimeMs}`);
-  }
-  return out;
-}
+const folderState = (dir = folder) => filesUnder(dir);
 
 /** The staging folders (`*.part`) in the data folder now. */
 const stagingFolders = () => new Set(readdirSync(folder).filter((e) => e.endsWith(".part")));

@@ -17,6 +17,7 @@ import {
   type CmsServer,
 } from "../helpers/cms-server.js";
 import { scaleTables } from "../helpers/mcd-scale.js";
+import { folderState } from "../helpers/folder-state.js";
 import { SQLITE } from "../helpers/snapshot.js";
 
 const SIGNALS = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
@@ -132,4 +133,37 @@ describe.skipIf(!SQLITE)("data pull medicare stopped by a signal", () => {
     },
     900_000,
   );
+
+  it("SIGINT while a second pull carries the history into the new snapshot: the folder as it was", async () => {
+    const dataHome = mkdtempSync(path.join(work, "home-"));
+    const folder = path.join(dataHome, "coverage");
+    const first = await pull(dataHome);
+    expect(first.exitCode, first.stderr).toBe(0);
+    const before = folderState(folder);
+    // --force: the import runs again over the previous snapshot (the history's path).
+    const child = execa(
+      "node",
+      [
+        BIN,
+        ...["data", "pull", "medicare", "--force", "--source", `${cms.url}/exports/`],
+        ...["--icd10cm-url", `${cms.url}${ICD10_PAGE}`, "--hcpcs-url", `${cms.url}${HCPCS_PAGE}`],
+      ],
+      {
+        reject: false,
+        extendEnv: false,
+        env: cleanEnv({ XDG_DATA_HOME: dataHome, COVERAGE_RETRY_BASE_MS: "5", NO_COLOR: "1" }),
+        cwd: ROOT,
+        stdin: "ignore",
+        forceKillAfterDelay: false,
+      },
+    );
+    await waitFor(
+      "the temporary snapshot",
+      () => leftIn(folder).some((f) => f.startsWith(".medicare.db.")) || child.exitCode !== null,
+    );
+    child.kill("SIGINT");
+    const r = await child;
+    expect(r.exitCode, r.stderr).toBe(SIGNALS.SIGINT);
+    expect(folderState(folder)).toEqual(before);
+  }, 900_000);
 });

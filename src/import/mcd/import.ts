@@ -54,6 +54,8 @@ export interface McdImportOptions {
   signal?: AbortSignal | undefined;
   /** What the import is doing now, for a progress line. */
   progress?: ((message: string) => void) | undefined;
+  /** More tables to read, by file name (the pull's CMS revision records), each row to its reader. */
+  alsoRead?: Record<string, (row: Row) => void> | undefined;
 }
 
 /** What an import did, for the summary on stderr. */
@@ -290,6 +292,8 @@ class McdImport {
     await this.readArticles();
     this.options.progress?.("reading NCDs");
     await this.readNcds();
+    for (const [name, onRow] of Object.entries(this.options.alsoRead ?? {}))
+      await this.each(name, [], onRow);
     this.countOrphans();
     await this.readCodeSets();
     this.strictCheck();

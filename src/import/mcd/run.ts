@@ -6,7 +6,7 @@ import type { DatasetSink } from "../../dataset/sink.js";
 import { UsageError } from "../../errors.js";
 import { checkOutputPath } from "../../files/temp-output.js";
 import { formatImportSummary } from "../../output/import-summary.js";
-import { importMcd, type McdImportReport } from "./import.js";
+import { importMcd, type McdImportOptions, type McdImportReport } from "./import.js";
 
 export interface ImportFlags {
   output: string;
@@ -17,6 +17,10 @@ export interface ImportFlags {
   maxLinks?: number;
   /** Where the data came from, for the snapshot's meta (default: the inputs' paths). */
   source?: string;
+  /** Wraps the output's sink (the pull keeps the previous snapshot's history through it). */
+  wrapSink?: (sink: DatasetSink) => DatasetSink;
+  /** More tables to read, by file name, each row to its reader (importMcd's `alsoRead`). */
+  alsoRead?: McdImportOptions["alsoRead"];
 }
 
 /**
@@ -48,7 +52,8 @@ export async function runMcdImport(
   flags: ImportFlags,
   ctx: CommandContext,
 ): Promise<McdImportReport> {
-  const sink = await openOutputSink(flags.output, Boolean(flags.force), ctx.signal);
+  const opened = await openOutputSink(flags.output, Boolean(flags.force), ctx.signal);
+  const sink = flags.wrapSink ? flags.wrapSink(opened) : opened;
   let report: McdImportReport;
   try {
     report = await importMcd(inputs, sink, {
@@ -57,6 +62,7 @@ export async function runMcdImport(
       strict: flags.strict,
       maxLinks: flags.maxLinks,
       source: flags.source,
+      alsoRead: flags.alsoRead,
       signal: ctx.signal,
       progress: (message) => ctx.notice(`${message}…`),
     });

@@ -1,6 +1,6 @@
 import { Readable, Writable } from "node:stream";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createCoverageServer, type CommandRun, type McpOptions } from "./server.js";
+import { BoundedStdioTransport } from "./transport.js";
 
 /** A stream that keeps what is written to it, as text. */
 class Capture extends Writable {
@@ -50,7 +50,7 @@ export async function serveStdio(
   log: (line: string) => void,
 ): Promise<void> {
   const server = createCoverageServer(options);
-  const transport = new StdioServerTransport();
+  const transport = new BoundedStdioTransport(process.stdin, process.stdout, log);
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;
   });

@@ -17,6 +17,14 @@ export function registerDataPull(data: Command, run: RunEnvironment): void {
     .option("--source <url>", "the folder of the MCD exports (default: CMS's downloads folder)")
     .option("--icd10cm-url <url>", "the ICD-10-CM descriptions zip, or a page that links it")
     .option("--hcpcs-url <url>", "the HCPCS Level II alpha-numeric zip, or a page that links it")
+    .option(
+      "--stall-timeout <seconds>",
+      "give a download up after this long without a byte (default 60; env COVERAGE_PULL_STALL_TIMEOUT)",
+    )
+    .option(
+      "--deadline <seconds>",
+      "give a file up after this long in all (default 5 min plus 1 s per 100 KB; env COVERAGE_PULL_DEADLINE)",
+    )
     .addHelpText(
       "after",
       "\nWrites medicare.db in your data folder ($XDG_DATA_HOME/coverage, else ~/.local/share/coverage;\nthe platform's own on macOS and Windows), replacing the previous one only when the whole pull\nsucceeded. The next pull asks CMS whether anything changed and says so when nothing did.\n" +

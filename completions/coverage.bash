@@ -87,9 +87,9 @@ _coverage_options() {
       --quiet -v --verbose --timeout' ;;
     'data import help') REPLY='--api-url --sandbox --local --data --today --profile --json --format
       --bom --no-color -q --quiet -v --verbose --timeout' ;;
-    'data pull') REPLY='--history --no-codes --force --source --icd10cm-url --hcpcs-url -h --help
-      --api-url --sandbox --local --data --today --profile --json --format --bom --no-color -q
-      --quiet -v --verbose --timeout' ;;
+    'data pull') REPLY='--history --no-codes --force --source --icd10cm-url --hcpcs-url
+      --stall-timeout --deadline -h --help --api-url --sandbox --local --data --today --profile
+      --json --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'data list') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json
       --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'data help') REPLY='--api-url --sandbox --local --data --today --profile --json --format --bom
@@ -132,7 +132,8 @@ _coverage_option() {
     'updates|--offset'|'code|--payer'|'code|--effective-on'|'matrix|--payer'|\
     'matrix|--effective-on'|'check|--procedure'|'check|--diagnosis'|'check|--payer'|'check|--date'|\
     'serve|--port'|'serve|--host'|'serve|--api-key'|'data import mcd|--max-links'|\
-    'data pull|--source'|'data pull|--icd10cm-url'|'data pull|--hcpcs-url') REPLY='text' ;;
+    'data pull|--source'|'data pull|--icd10cm-url'|'data pull|--hcpcs-url'|\
+    'data pull|--stall-timeout'|'data pull|--deadline') REPLY='text' ;;
     '|--data'|'search|--body'|'check|--input'|'download|-o'|'download|--output'|'data build|-o'|\
     'data build|--output'|'data export|-o'|'data export|--output'|'data import mcd|-o'|\
     'data import mcd|--output'|'data import mcd|--icd10cm'|'data import mcd|--hcpcs') REPLY='file' ;;

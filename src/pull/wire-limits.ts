@@ -1,11 +1,11 @@
-import { formatBytes, formatDuration } from "../download/progress.js";
+import { formatBytes } from "../download/progress.js";
 import { UsageError } from "../errors.js";
 
 /** No byte for this long and a download is given up (then retried, as a dropped one). */
 export const DEFAULT_STALL_SECONDS = 60;
 /** A file's deadline: this long, plus one second per DEADLINE_RATE bytes of its size. */
 export const DEADLINE_BASE_SECONDS = 300;
-/** The slowest rate a pull waits for, in bytes per second (the MCD export in ~13 min). */
+/** The slowest rate a pull waits for, in bytes per second (the 75 MB export: ~18 min in all). */
 export const DEADLINE_RATE = 100 * 1024;
 
 export const STALL_FLAG = "--stall-timeout SECONDS (or COVERAGE_PULL_STALL_TIMEOUT)";
@@ -60,8 +60,8 @@ export function deadlineMs(limits: PullLimits, size: number | undefined, receive
 /** How a deadline was set, for its message. */
 export function describeDeadline(limits: PullLimits, size: number | undefined): string {
   if (limits.deadlineMs !== undefined) return "set with --deadline or COVERAGE_PULL_DEADLINE";
-  const per = `1 s per ${formatBytes(DEADLINE_RATE)}`;
+  const base = `${DEADLINE_BASE_SECONDS / 60} min plus 1 s per ${DEADLINE_RATE / 1024} KB`;
   return size === undefined
-    ? `${formatDuration(DEADLINE_BASE_SECONDS)} plus ${per} received, its size not announced`
-    : `${formatDuration(DEADLINE_BASE_SECONDS)} plus ${per} of its ${formatBytes(size)}`;
+    ? `${base} received, its size not announced`
+    : `${base} of its ${formatBytes(size)}`;
 }

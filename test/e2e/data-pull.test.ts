@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCoverage } from "../helpers/cli.js";
+import { folderState as listFolder } from "../helpers/folder-state.js";
 import { withStderrOnTty } from "../helpers/tty.js";
 import {
   cmsContent,
@@ -52,16 +53,7 @@ const pull = (...extra: string[]) => runCoverage(pullArgs(...extra), { env: env(
 const cli = (args: string[]) => runCoverage(args, { env: env(), cwd: work });
 
 /** Every file of the data folder: name, size and modification time (what "as it was" means). */
-function folderState(dir = folder): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    const file = path.join(dir, name);
-    const info = statSync(file);
-    if (info.isDirectory()) out.push(...folderState(file).map((f) => `${name}/${f}`));
-    else out.push(`${name} ${info.size} ${info.mtimeMs}`);
-  }
-  return out;
-}
+const folderState = (dir = folder) => listFolder(dir);
 
 /** The staging folders (`*.part`) in the data folder now. */
 const stagingFolders = () => new Set(readdirSync(folder).filter((e) => e.endsWith(".part")));

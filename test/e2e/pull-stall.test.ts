@@ -1,13 +1,14 @@
 // `coverage data pull medicare` against servers that never finish (findings/reliability-2.md
 // P6, P7, P8): a trickle past the deadline, a silence past the stall limit, a resumed answer of
 // another version, entries no export holds. Each leaves the earlier snapshot as it was.
-import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import type { ServerResponse } from "node:http";
 import os from "node:os";
 import path from "node:path";
 import yazl from "yazl";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCoverage } from "../helpers/cli.js";
+import { folderState as listFolder } from "../helpers/folder-state.js";
 import { exportZips, unzipOf, zipOf } from "../helpers/cms-server.js";
 import { sampleTables } from "../helpers/mcd-sample.js";
 import { startScripted, type Scripted } from "../helpers/server.js";
@@ -54,17 +55,8 @@ const pull = (env: Record<string, string> = {}, ...extra: string[]) =>
     { env: { XDG_DATA_HOME: dataHome, COVERAGE_RETRY_BASE_MS: "5", NO_COLOR: "1", ...env } },
   );
 
-/** Every file of the data folder: name, size and modification time. */
-function folderState(dir = folder): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    const file = path.join(dir, name);
-    const info = statSync(file);
-    if (info.isDirectory()) out.push(...folderState(file).map((f) => `${name}/${f}`));
-    else out.push(`${name} ${info.size} ${info.mtimeMs}`);
-  }
-  return out;
-}
+/** Every file of the data folder: name, size and modification time (what "as it was" means). */
+const folderState = (dir = folder) => listFolder(dir);
 
 /** Waits until the pull's staging copy of `name` holds `bytes` (the client has them). */
 async function clientHas(name: string, bytes: number): Promise<void> {
@@ -228,7 +220,7 @@ describe.skipIf(!SQLITE)("coverage data pull medicare and a server that never fi
       expect(folderState()).toEqual(before);
       // The same zip given to `data import mcd`: the same refusal.
       const zipFile = path.join(work, `bad-${entry.length}.zip`);
-      (await import("node:fs")).writeFileSync(zipFile, body);
+      writeFileSync(zipFile, body);
       const imported = await runCoverage([
         "data",
         "import",

@@ -56,7 +56,8 @@ export async function serveStdio(
   });
   const close = () => void server.close();
   // The client went away: its end of stdin closes, or stdout breaks (EPIPE).
-  process.stdin.once("end", close);
+  // At the end of stdin, the requests read are answered first (M10: a call in progress too).
+  process.stdin.once("end", () => void transport.whenDone().then(close));
   process.stdout.once("error", close);
   signal.addEventListener("abort", close, { once: true });
   await server.connect(transport);

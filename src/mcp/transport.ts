@@ -72,6 +72,7 @@ export class BoundedStdioTransport extends StdioServerTransport {
   private closed = false;
   // What stdin brought past the line at which reading paused: read first when it resumes.
   private backlog: Buffer | undefined;
+  private done: (() => void) | undefined;
 
   constructor(
     input: Readable,
@@ -101,13 +102,31 @@ export class BoundedStdioTransport extends StdioServerTransport {
   }
 
   override send(message: JSONRPCMessage): Promise<void> {
-    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
-      if (message.id !== undefined) this.settle(message.id);
-      if (isJSONRPCResultResponse(message))
-        message = { ...message, result: boundResultText(message.result) };
-    }
+    const answered =
+      isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message) ? message.id : undefined;
+    if (isJSONRPCResultResponse(message))
+      message = { ...message, result: boundResultText(message.result) };
     this.write(message);
+    if (answered !== undefined) this.settle(answered);
     return Promise.resolve();
+  }
+
+  /**
+   * Resolves once every line read so far has been handed on and every request answered: at the
+   * end of stdin, what waited behind the open requests is still answered before the server closes.
+   */
+  whenDone(): Promise<void> {
+    return new Promise((resolve) => {
+      this.done = resolve;
+      this.checkDone();
+    });
+  }
+
+  private checkDone(): void {
+    if (!this.done || this.backlog || this.inFlight.size > 0) return;
+    const done = this.done;
+    this.done = undefined;
+    done();
   }
 
   /** Splits a chunk of stdin into lines; a line past the limit is counted, not kept. */
@@ -230,6 +249,7 @@ export class BoundedStdioTransport extends StdioServerTransport {
     if (n > 1) this.inFlight.set(id, n - 1);
     else this.inFlight.delete(id);
     this.updateFlow();
+    this.checkDone();
   }
 
   /** Writes one message; a stdout that is not drained stops the reading until it is. */

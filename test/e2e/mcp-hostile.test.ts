@@ -1,6 +1,7 @@
 import { once } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
+import { runCoverage } from "../helpers/cli.js";
 import { RawMcp, type Reply } from "../helpers/mcp-raw.js";
 
 // Hostile clients of `coverage mcp` (findings/reliability-2.md M1, M5, M6, M7, M9): every
@@ -114,5 +115,31 @@ describe("coverage mcp and a client that sends anything", () => {
     // It stopped reading (without the fix: all 4,000 read, ~70 MB more held).
     expect(sent).toBeLessThan(4000);
     expect(peak - before).toBeLessThan(30);
+  });
+
+  it("answers every request read before stdin closed, those that waited behind 32 open ones too", async () => {
+    const lines = [
+      {
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "x", version: "1" },
+        },
+      },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      ...Array.from({ length: 200 }, (_, i) =>
+        i % 2 ? ping(i + 1) : call(i + 1, "search_policies", { codes: ["CPT:97110"], limit: 100 }),
+      ),
+    ].map((m) => JSON.stringify(m));
+    const r = await runCoverage(["mcp"], { input: `${lines.join("\n")}\n{bad\n` });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const replies = r.stdout.split("\n").map((l) => JSON.parse(l) as Reply);
+    expect(replies).toHaveLength(202);
+    expect(new Set(replies.map((x) => x.id))).toEqual(
+      new Set([null, ...Array.from({ length: 201 }, (_, i) => i)]),
+    );
   });
 });

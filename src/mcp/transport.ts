@@ -8,21 +8,26 @@ import {
   isJSONRPCResultResponse,
   JSONRPCMessageSchema,
   type JSONRPCMessage,
+  type JSONRPCRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import { boundResultText } from "./bound-text.js";
-import { MAX_IN_FLIGHT, MAX_MESSAGE_BYTES } from "./limits.js";
+import { MAX_MESSAGE_BYTES, MAX_RUNNING_CALLS, MAX_WAITING_CALLS } from "./limits.js";
 
 type Id = string | number;
 
 export interface TransportLimits {
   /** The largest line read; a longer one is answered with an error and skipped. */
   maxMessageBytes: number;
-  /** Requests being answered at once before the server stops reading. */
-  maxInFlight: number;
+  /** Tool calls run at once; more wait their turn, read and queued. */
+  maxRunning: number;
+  /** Tool calls queued before the server stops reading stdin. */
+  maxWaiting: number;
 }
 
 // Part of a refused line kept to find its id in (the SDK's client writes the id last).
 const EDGE = 4096;
+// Queued calls hold at most this much of the client's input.
+const WAITING_BYTES = 8 * 1024 * 1024;
 const ID = String.raw`("(?:[^"\\]|\\.){0,200}"|-?\d{1,20})`;
 // The top-level id near the start (`{"jsonrpc":"2.0","id":7,...`) or at the end (`...,"id":7}`).
 const ID_FIRST = new RegExp(
@@ -52,8 +57,9 @@ interface Oversize {
  * The SDK's stdio transport with what JSON-RPC 2.0 and a hostile client need on top: every line
  * is answered (a parse error, an invalid request, a message over the size limit each get their
  * error reply, id null when it cannot be known), lines are read with bounded memory (a long one
- * is skipped as it comes, never held), and stdin is paused while stdout is not drained or too
- * many requests are being answered, so a client that does not read holds the server's memory
+ * is skipped as it comes, never held), tool calls run a few at a time (the rest queued, read,
+ * while a ping or tools/list behind them is answered at once), and stdin is paused while stdout
+ * is not drained or the queue is full, so a client that does not read holds the server's memory
  * flat. Tool result text is bounded on the way out (the SDK's own errors too).
  */
 export class BoundedStdioTransport extends StdioServerTransport {
@@ -65,8 +71,15 @@ export class BoundedStdioTransport extends StdioServerTransport {
   private pieces: Buffer[] = [];
   private size = 0;
   private oversize: Oversize | undefined;
-  // Requests the server has not answered yet, by id (a client may reuse one).
+  // Requests handed to the server and not answered yet, by id (a client may reuse one): tool
+  // calls, and the rest (ping, tools/list: quick, never queued behind the calls).
+  private readonly running = new Map<Id, number>();
   private readonly inFlight = new Map<Id, number>();
+  private runningCount = 0;
+  // Tool calls read while `maxRunning` ran, with their size, in the order they came.
+  private readonly waiting: Array<{ message: JSONRPCRequest; bytes: number }> = [];
+  private waitingBytes = 0;
+  private pumping = false;
   private outputBlocked = false;
   private paused = false;
   private closed = false;
@@ -86,7 +99,8 @@ export class BoundedStdioTransport extends StdioServerTransport {
     this.log = log;
     this.limits = {
       maxMessageBytes: limits.maxMessageBytes ?? MAX_MESSAGE_BYTES,
-      maxInFlight: limits.maxInFlight ?? MAX_IN_FLIGHT,
+      maxRunning: limits.maxRunning ?? MAX_RUNNING_CALLS,
+      maxWaiting: limits.maxWaiting ?? MAX_WAITING_CALLS,
     };
     // The base class listens with this function (and removes it on close): its reader, with
     // a 10 MiB buffer that closes the transport when passed, is not used.
@@ -123,7 +137,8 @@ export class BoundedStdioTransport extends StdioServerTransport {
   }
 
   private checkDone(): void {
-    if (!this.done || this.backlog || this.inFlight.size > 0) return;
+    const open = this.inFlight.size + this.runningCount + this.waiting.length;
+    if (!this.done || this.backlog || open > 0) return;
     const done = this.done;
     this.done = undefined;
     done();
@@ -160,7 +175,7 @@ export class BoundedStdioTransport extends StdioServerTransport {
         const line = Buffer.concat(this.pieces).toString("utf8");
         this.pieces = [];
         this.size = 0;
-        this.read(line);
+        this.read(line, line.length);
       }
       // Paused by that line: the rest of the chunk waits, so that no more is taken on.
       if (this.paused && start < chunk.length) {
@@ -182,7 +197,7 @@ export class BoundedStdioTransport extends StdioServerTransport {
   }
 
   /** One line: a message handed to the server, or the JSON-RPC error it earns. */
-  private read(text: string): void {
+  private read(text: string, bytes: number): void {
     const line = text.endsWith("\r") ? text.slice(0, -1) : text;
     if (line.trim() === "") return;
     let value: unknown;
@@ -228,15 +243,49 @@ export class BoundedStdioTransport extends StdioServerTransport {
       return;
     }
     const message = parsed.data;
-    if (isJSONRPCRequest(message)) {
-      this.inFlight.set(message.id, (this.inFlight.get(message.id) ?? 0) + 1);
+    if (isJSONRPCRequest(message) && message.method === "tools/call") {
+      // Calls past `maxRunning` wait their turn; the messages behind them are read on.
+      this.waiting.push({ message, bytes });
+      this.waitingBytes += bytes;
+      this.pump();
       this.updateFlow();
-    } else if ("method" in message && message.method === "notifications/cancelled") {
-      // The SDK sends no answer to a cancelled request: it no longer counts.
+      return;
+    }
+    if (isJSONRPCRequest(message)) count(this.inFlight, message.id, 1);
+    else if ("method" in message && message.method === "notifications/cancelled") {
+      // The SDK sends no answer to a cancelled request: it no longer counts (and a call
+      // still waiting is never run).
       const cancelled = (message.params as { requestId?: unknown } | undefined)?.requestId;
-      if (typeof cancelled === "string" || typeof cancelled === "number") this.settle(cancelled);
+      if (typeof cancelled === "string" || typeof cancelled === "number") {
+        const queued = this.waiting.findIndex((w) => w.message.id === cancelled);
+        if (queued !== -1) {
+          this.waitingBytes -= this.waiting[queued]!.bytes;
+          this.waiting.splice(queued, 1);
+          this.updateFlow();
+          this.checkDone();
+          return;
+        }
+        this.settle(cancelled);
+      }
     }
     this.onmessage?.(message);
+  }
+
+  /** Runs waiting calls while fewer than `maxRunning` run. */
+  private pump(): void {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      while (this.waiting.length > 0 && this.runningCount < this.limits.maxRunning) {
+        const { message, bytes } = this.waiting.shift()!;
+        this.waitingBytes -= bytes;
+        count(this.running, message.id, 1);
+        this.runningCount++;
+        this.onmessage?.(message);
+      }
+    } finally {
+      this.pumping = false;
+    }
   }
 
   private replyError(id: Id | null, code: number, message: string): void {
@@ -244,10 +293,17 @@ export class BoundedStdioTransport extends StdioServerTransport {
   }
 
   private settle(id: Id): void {
-    const n = this.inFlight.get(id);
-    if (n === undefined) return;
-    if (n > 1) this.inFlight.set(id, n - 1);
-    else this.inFlight.delete(id);
+    if (this.running.has(id)) {
+      count(this.running, id, -1);
+      this.runningCount--;
+      // Next turn: the answer just written goes first, and stdin gets a turn in between.
+      if (this.waiting.length > 0)
+        setImmediate(() => {
+          this.pump();
+          this.updateFlow();
+        });
+    } else if (this.inFlight.has(id)) count(this.inFlight, id, -1);
+    else return;
     this.updateFlow();
     this.checkDone();
   }
@@ -265,7 +321,10 @@ export class BoundedStdioTransport extends StdioServerTransport {
 
   private updateFlow(): void {
     if (this.closed) return;
-    const hold = this.outputBlocked || this.inFlight.size >= this.limits.maxInFlight;
+    const hold =
+      this.outputBlocked ||
+      this.waiting.length >= this.limits.maxWaiting ||
+      this.waitingBytes >= WAITING_BYTES;
     if (hold && !this.paused) {
       this.paused = true;
       this.input.pause();
@@ -278,6 +337,13 @@ export class BoundedStdioTransport extends StdioServerTransport {
       if (!this.paused) this.input.resume();
     }
   }
+}
+
+/** Adds `by` to a count by id, removing it at 0. */
+function count(counts: Map<Id, number>, id: Id, by: number): void {
+  const n = (counts.get(id) ?? 0) + by;
+  if (n > 0) counts.set(id, n);
+  else counts.delete(id);
 }
 
 function keepTail(tail: Buffer, piece: Buffer): Buffer {

@@ -103,33 +103,37 @@ describe("coverage mcp: the stdio transport", () => {
     expect(findLineId(head, tail)).toEqual(id);
   });
 
-  it("stops reading when too many requests are open, and reads on once one is answered", async () => {
+  it("runs a few calls at once, answers a ping behind them at once, and stops reading when too many wait", async () => {
     const input = new PassThrough();
     const output = new PassThrough();
     const logged: string[] = [];
     const transport = new BoundedStdioTransport(input, output, (l) => logged.push(l), {
-      maxMessageBytes: 200,
-      maxInFlight: 2,
+      maxMessageBytes: 250,
+      maxRunning: 2,
+      maxWaiting: 2,
     });
     const got: JSONRPCMessage[] = [];
     transport.onmessage = (m) => got.push(m);
     await transport.start();
+    const call = (id: number) =>
+      JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "t" } });
     const ping = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, method: "ping" });
-    // One chunk: three requests, then a line over the limit cut across two chunks.
+    const ids = () => got.map((m) => (m as { id: number }).id);
+    const tick = () => new Promise((r) => setImmediate(r));
+    // One chunk: calls 1-3, a ping, call 5 (the queue is full: reading stops), then a line
+    // over the limit cut across two chunks.
     input.write(
-      `${ping(1)}\n${ping(2)}\n${ping(3)}\n{"jsonrpc":"2.0","id":4,"x":"${"a".repeat(150)}`,
+      `${call(1)}\n${call(2)}\n${call(3)}\n${ping(4)}\n${call(5)}\n{"jsonrpc":"2.0","id":6,"x":"${"a".repeat(150)}`,
     );
     input.write(`${"a".repeat(150)}"}\n`);
-    await new Promise((r) => setImmediate(r));
-    expect(got.map((m) => (m as { id: number }).id)).toEqual([1, 2]);
+    await tick();
+    expect(ids()).toEqual([1, 2, 4]);
     expect(input.isPaused()).toBe(true);
     await transport.send({ jsonrpc: "2.0", id: 1, result: {} });
-    await new Promise((r) => setImmediate(r));
-    expect(got.map((m) => (m as { id: number }).id)).toEqual([1, 2, 3]);
-    // The long line waits behind the open requests too.
-    expect(logged).toEqual([]);
-    await transport.send({ jsonrpc: "2.0", id: 2, result: {} });
-    await new Promise((r) => setImmediate(r));
+    await tick();
+    await tick();
+    // Call 3 runs; the queue has room again: the long line behind it is read and refused.
+    expect(ids()).toEqual([1, 2, 4, 3]);
     const replies = output
       .read()
       .toString()
@@ -138,17 +142,23 @@ describe("coverage mcp: the stdio transport", () => {
       .map((l: string) => JSON.parse(l) as Record<string, unknown>);
     expect(replies).toEqual([
       { jsonrpc: "2.0", id: 1, result: {} },
-      { jsonrpc: "2.0", id: 2, result: {} },
       {
         jsonrpc: "2.0",
-        id: 4,
+        id: 6,
         error: {
           code: -32600,
-          message: expect.stringMatching(/of 331 bytes, over the 200-byte limit/),
+          message: expect.stringMatching(/of 331 bytes, over the 250-byte limit/),
         },
       },
     ]);
-    expect(logged.join("\n")).toMatch(/refused a message of 331 bytes.*\(id 4\)/);
+    expect(logged.join("\n")).toMatch(/refused a message of 331 bytes.*\(id 6\)/);
+    // A call cancelled while it waits is never run.
+    input.write(
+      `${JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 5 } })}\n`,
+    );
+    await transport.send({ jsonrpc: "2.0", id: 2, result: {} });
+    await tick();
+    expect(ids()).not.toContain(5);
     await transport.close();
   });
 });

@@ -276,7 +276,12 @@ export class BoundedStdioTransport extends StdioServerTransport {
     if (this.pumping) return;
     this.pumping = true;
     try {
-      while (this.waiting.length > 0 && this.runningCount < this.limits.maxRunning) {
+      // Not while stdout is full: each answer would only add to its buffer.
+      while (
+        !this.outputBlocked &&
+        this.waiting.length > 0 &&
+        this.runningCount < this.limits.maxRunning
+      ) {
         const { message, bytes } = this.waiting.shift()!;
         this.waitingBytes -= bytes;
         count(this.running, message.id, 1);
@@ -314,6 +319,7 @@ export class BoundedStdioTransport extends StdioServerTransport {
     this.outputBlocked = true;
     this.output.once("drain", () => {
       this.outputBlocked = false;
+      this.pump();
       this.updateFlow();
     });
     this.updateFlow();

@@ -204,8 +204,44 @@ function tooLarge(options: FetchOptions, bytes: number): CliError {
   );
 }
 
+function limitsOf(options: FetchOptions): PullLimits {
+  return options.limits ?? { stallMs: DEFAULT_STALL_SECONDS * 1000, deadlineMs: undefined };
+}
+
 function stallLimitMs(options: FetchOptions): number {
-  return options.limits?.stallMs ?? DEFAULT_STALL_SECONDS * 1000;
+  return limitsOf(options).stallMs;
+}
+
+const ofSize = (received: number, size: number | undefined) =>
+  `${formatBytes(received)}${size === undefined ? "" : ` of ${formatBytes(size)}`}`;
+
+/** A file (or page) past its deadline: which, how it was set, and how to give it more. */
+function deadlineError(
+  options: FetchOptions,
+  shown: string,
+  size: number | undefined,
+  received: number,
+): CliError {
+  const limits = limitsOf(options);
+  const allowed = formatDuration(deadlineMs(limits, size, received) / 1000);
+  return new UnexpectedError(
+    `${options.label}: the download of ${shown} passed its deadline of ${allowed} (${describeDeadline(limits, size)}) with ${ofSize(received, size)} in: the server sends too slowly`,
+    `Nothing was changed. Try again later, or allow more time with ${DEADLINE_FLAG}.`,
+  );
+}
+
+/** No byte for the stall limit, after the retries. */
+function stallError(
+  options: FetchOptions,
+  shown: string,
+  size: number | undefined,
+  received: number,
+  retries: number,
+): CliError {
+  return new UnexpectedError(
+    `${options.label}: no byte came from ${shown} for ${formatDuration(limitsOf(options).stallMs / 1000)} (the stall limit), after ${ofSize(received, size)} and ${retries} retries`,
+    `Nothing was changed. Try again later, or wait longer with ${STALL_FLAG}.`,
+  );
 }
 
 /** Whether a 206 continues the version If-Range named: its own ETag or date, when it gives one. */
@@ -242,19 +278,12 @@ export async function fetchFile(
   },
 ): Promise<FetchedFile> {
   const retry = { count: 0 };
-  const limits: PullLimits = options.limits ?? {
-    stallMs: DEFAULT_STALL_SECONDS * 1000,
-    deadlineMs: undefined,
-  };
+  const limits = limitsOf(options);
   const began = Date.now();
   // The file's whole size, once an answer announced it.
   let size: number | undefined;
   const shown = redactUrl(url);
-  const late = () =>
-    new UnexpectedError(
-      `${options.label}: the download of ${shown} passed its deadline of ${formatDuration(deadlineMs(limits, size, written) / 1000)} (${describeDeadline(limits, size)}) with ${formatBytes(written)}${size === undefined ? "" : ` of ${formatBytes(size)}`} in: the server sends too slowly`,
-      `Nothing was changed. Try again later, or allow more time with ${DEADLINE_FLAG}.`,
-    );
+  const late = () => deadlineError(options, shown, size, written);
   let handle: FileHandle | undefined;
   let written = 0;
   let hash: Hash = createHash("sha256");
@@ -356,10 +385,7 @@ export async function fetchFile(
         if (err instanceof CliError || !isDropped(err) || retry.count >= MAX_RETRIES) {
           if (err instanceof CliError) throw err;
           if (err instanceof StallError)
-            throw new UnexpectedError(
-              `${options.label}: no byte came from ${shown} for ${formatDuration(limits.stallMs / 1000)} (the stall limit), after ${formatBytes(written)}${size === undefined ? "" : ` of ${formatBytes(size)}`} and ${retry.count} retries`,
-              `Nothing was changed. Try again later, or wait longer with ${STALL_FLAG}.`,
-            );
+            throw stallError(options, shown, size, written, retry.count);
           throw new UnexpectedError(
             `${options.label}: the download of ${redactUrl(url)} was cut off after ${written} bytes (${readErrorCode(err) ?? (err as Error).message})${retry.count ? ` and ${retry.count} retries` : ""}`,
             isTimeout(err)
@@ -392,24 +418,40 @@ export async function fetchFile(
 
 /** Reads a web page (CMS's ICD-10 or HCPCS page) as text, with the same retries. */
 export async function fetchPage(url: string, options: FetchOptions): Promise<string> {
+  const began = Date.now();
   const source = await request(url, {}, options, { count: 0 });
+  const shown = redactUrl(url);
+  const limits = limitsOf(options);
+  let size = 0;
   try {
     if (source.status < 200 || source.status >= 300) throw statusError(source.status, url, options);
     const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of source.stream as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > MAX_PAGE_BYTES)
-        throw new UsageError(
-          `${options.label}: ${redactUrl(url)} is larger than ${MAX_PAGE_BYTES / 1024 ** 2} MB; not a web page`,
-          `Give the zip's own address with ${options.fix}.`,
-        );
-      chunks.push(chunk);
+    // A page trickled byte by byte meets the same limits as a file.
+    const watch = watchBody(
+      source.stream,
+      limits.stallMs,
+      () => began + deadlineMs(limits, source.size, size),
+      () => deadlineError(options, shown, source.size, size),
+    );
+    try {
+      for await (const chunk of source.stream as AsyncIterable<Buffer>) {
+        watch.byte();
+        size += chunk.length;
+        if (size > MAX_PAGE_BYTES)
+          throw new UsageError(
+            `${options.label}: ${shown} is larger than ${MAX_PAGE_BYTES / 1024 ** 2} MB; not a web page`,
+            `Give the zip's own address with ${options.fix}.`,
+          );
+        chunks.push(chunk);
+      }
+    } finally {
+      watch.stop();
     }
     return Buffer.concat(chunks).toString("utf8");
   } catch (err) {
     if (options.signal.aborted) throw new InterruptedError("pull interrupted");
     if (err instanceof CliError) throw err;
+    if (err instanceof StallError) throw stallError(options, shown, source.size, size, 0);
     throw new UnexpectedError(
       `${options.label}: reading ${redactUrl(url)} failed (${readErrorCode(err) ?? (err as Error).message})`,
       `Try again later, or give the zip's own address with ${options.fix}.`,

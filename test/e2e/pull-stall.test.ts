@@ -51,7 +51,17 @@ afterAll(async () => server?.close());
 
 const pull = (env: Record<string, string> = {}, ...extra: string[]) =>
   runCoverage(
-    ["data", "pull", "medicare", "--no-codes", "--source", `${server.url}/exports/`, ...extra],
+    [
+      "data",
+      "pull",
+      "medicare",
+      "--source",
+      `${server.url}/exports/`,
+      // --codes (a test's own): the code files are fetched; else --no-codes.
+      ...(extra.includes("--codes")
+        ? extra.filter((a) => a !== "--codes")
+        : ["--no-codes", ...extra]),
+    ],
     { env: { XDG_DATA_HOME: dataHome, COVERAGE_RETRY_BASE_MS: "5", NO_COLOR: "1", ...env } },
   );
 
@@ -100,24 +110,50 @@ describe.skipIf(!SQLITE)("coverage data pull medicare and a server that never fi
     expect(r.exitCode, r.stderr).toBe(0);
   });
 
-  it("gives up a trickling download at its deadline, naming the file and --deadline", async () => {
-    // One byte every 100 ms: the idle timer never fires; 2 s is the whole file's deadline.
-    const trickle: Behaviour = (res, file) => {
-      res.writeHead(200, { etag: file.etag, "content-length": String(file.body.length) });
-      let at = 0;
-      const next = () => {
-        if (res.destroyed || at >= file.body.length) return void res.end();
-        res.write(file.body.subarray(at, ++at));
-        setTimeout(next, 100);
-      };
-      next();
+  // One byte every 100 ms: the idle timer never fires.
+  const trickle: Behaviour = (res, file) => {
+    res.writeHead(200, { etag: file.etag, "content-length": String(file.body.length) });
+    let at = 0;
+    const next = () => {
+      if (res.destroyed || at >= file.body.length) return void res.end();
+      res.write(file.body.subarray(at, ++at));
+      setTimeout(next, 100);
     };
+    next();
+  };
+
+  it("gives up a trickling download at its deadline, naming the file and --deadline", async () => {
+    // 2 s is the whole file's deadline.
     const r = await failedPull("ncd.zip", trickle, {}, "--deadline", "2");
     expect(r.exitCode, r.stderr).toBe(1);
     expect(r.stderr).toMatch(
       /ncd\.zip: the download of http:\/\/127\.0\.0\.1:\d+\/exports\/ncd\.zip passed its deadline of 2 s \(set with --deadline or COVERAGE_PULL_DEADLINE\) with \d+ B of [\d.]+ K?B in/,
     );
     expect(r.stderr).toContain("--deadline SECONDS (or COVERAGE_PULL_DEADLINE)");
+  });
+
+  it("gives up a trickling code page at its deadline too", async () => {
+    const before = folderState();
+    files.set("/page", {
+      body: Buffer.from(`<html>${"<p>x</p>".repeat(100)}</html>`),
+      etag: '"p"',
+    });
+    behaviours.set("/page", trickle);
+    try {
+      const r = await pull(
+        { COVERAGE_PULL_DEADLINE: "1" },
+        "--codes",
+        "--icd10cm-url",
+        `${server.url}/page`,
+      );
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(
+        /the ICD-10-CM page: the download of .*\/page passed its deadline of 1 s/,
+      );
+      expect(folderState()).toEqual(before);
+    } finally {
+      behaviours.delete("/page");
+    }
   });
 
   it("gives up a silent server at the stall limit (COVERAGE_PULL_STALL_TIMEOUT), after retries", async () => {

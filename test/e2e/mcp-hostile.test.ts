@@ -2,7 +2,7 @@ import { once } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { runCoverage } from "../helpers/cli.js";
-import { RawMcp, type Reply } from "../helpers/mcp-raw.js";
+import { HANDSHAKE, RawMcp, type Reply } from "../helpers/mcp-raw.js";
 
 // Hostile clients of `coverage mcp` (findings/reliability-2.md M1, M5, M6, M7, M9): every
 // message answered, the server still answering after, its memory bounded.
@@ -128,17 +128,7 @@ describe("coverage mcp and a client that sends anything", () => {
 
   it("answers every request read before stdin closed, those still queued too", async () => {
     const lines = [
-      {
-        jsonrpc: "2.0",
-        id: 0,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-06-18",
-          capabilities: {},
-          clientInfo: { name: "x", version: "1" },
-        },
-      },
-      { jsonrpc: "2.0", method: "notifications/initialized" },
+      ...HANDSHAKE,
       ...Array.from({ length: 200 }, (_, i) =>
         i % 2 ? ping(i + 1) : call(i + 1, "search_policies", { codes: ["CPT:97110"], limit: 100 }),
       ),

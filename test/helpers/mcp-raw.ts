@@ -9,6 +9,21 @@ export type Reply = Record<string, unknown> & {
   result?: Record<string, unknown>;
 };
 
+/** What a client sends first: initialize (id 0), then the initialized notification. */
+export const HANDSHAKE: [Record<string, unknown>, Record<string, unknown>] = [
+  {
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "raw", version: "1" },
+    },
+  },
+  { jsonrpc: "2.0", method: "notifications/initialized" },
+];
+
 /**
  * `coverage mcp` spawned from the built CLI and spoken to line by line, as a client that may
  * send anything (the SDK's client only sends what is valid).
@@ -72,18 +87,9 @@ export class RawMcp {
 
   /** initialize, then the initialized notification. */
   async initialize(): Promise<void> {
-    this.send({
-      jsonrpc: "2.0",
-      id: 0,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "raw", version: "1" },
-      },
-    });
+    this.send(HANDSHAKE[0]);
     await this.next();
-    this.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    this.send(HANDSHAKE[1]);
   }
 
   /** The server's peak resident memory so far (VmHWM, Linux), in MB. */

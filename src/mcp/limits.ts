@@ -21,7 +21,7 @@ export const INPUT_LIMITS = {
  * Array items and object members in one call's arguments, counted by the SDK before the schema
  * runs: above every legitimate call (codes, diagnoses, payers, states, lobs together).
  */
-export const MAX_INPUT_ELEMENTS = 500;
+export const MAX_INPUT_ELEMENTS = 2000;
 
 /** The largest message (one line on stdin) read; a longer one is refused unread. */
 export const MAX_MESSAGE_BYTES = 1024 * 1024;

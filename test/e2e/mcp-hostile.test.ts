@@ -81,7 +81,7 @@ describe("coverage mcp and a client that sends anything", () => {
     mcp.send(call(10, "lookup_code", { code: "HCPCS:E0601", states: ["CA"] }));
     const [refused, answered] = await mcp.next(2);
     expect(refused).toMatchObject({ id: 9, result: { isError: true } });
-    expect(textOf(refused!)).toMatch(/more than the maximum of 500 elements/);
+    expect(textOf(refused!)).toMatch(/more than the maximum of 2000 elements/);
     expect(answered).toMatchObject({ id: 10 });
     expect(answered!.result!.isError).toBeFalsy();
   });

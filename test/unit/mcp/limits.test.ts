@@ -50,7 +50,7 @@ describe("coverage mcp: input limits, checked before any work", () => {
       "elements",
       "coverage_matrix",
       { code, states: Array(100_000).fill("CA") },
-      /maximum of 500 elements/,
+      /maximum of 2000 elements/,
     ],
   ])("refuses too many or too long %s, naming the field", async (_, tool, args, message) => {
     const result = await call(tool, args);

@@ -93,9 +93,9 @@ _coverage_options() {
       --json --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'data import help') REPLY='--api-url --sandbox --local --data --today --profile --json --format
       --bom --no-color -q --quiet -v --verbose --timeout' ;;
-    'data pull') REPLY='--history --no-codes --force --source --icd10cm-url --hcpcs-url --with
-      --dmepos-url -h --help --api-url --sandbox --local --data --today --profile --json --format
-      --bom --no-color -q --quiet -v --verbose --timeout' ;;
+    'data pull') REPLY='--history --no-codes --force --source --icd10cm-url --hcpcs-url
+      --stall-timeout --deadline --with --dmepos-url -h --help --api-url --sandbox --local --data
+      --today --profile --json --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'data list') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json
       --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'data changes') REPLY='--since --days -h --help --api-url --sandbox --local --data --today
@@ -145,8 +145,9 @@ _coverage_option() {
     'check|--units'|'check|--modifiers'|'check|--payer'|'check|--date'|'serve|--port'|\
     'serve|--host'|'serve|--api-key'|'data import mcd|--max-links'|'data import edits|--into'|\
     'data import edits|--program'|'data import fees|--into'|'data import pa|--into'|\
-    'data pull|--source'|'data pull|--icd10cm-url'|'data pull|--hcpcs-url'|'data pull|--with'|\
-    'data pull|--dmepos-url'|'data changes|--since'|'data changes|--days') REPLY='text' ;;
+    'data pull|--source'|'data pull|--icd10cm-url'|'data pull|--hcpcs-url'|\
+    'data pull|--stall-timeout'|'data pull|--deadline'|'data pull|--with'|'data pull|--dmepos-url'|\
+    'data changes|--since'|'data changes|--days') REPLY='text' ;;
     '|--data'|'search|--body'|'check|--input'|'download|-o'|'download|--output'|'data build|-o'|\
     'data build|--output'|'data export|-o'|'data export|--output'|'data import mcd|-o'|\
     'data import mcd|--output'|'data import mcd|--icd10cm'|'data import mcd|--hcpcs') REPLY='file' ;;

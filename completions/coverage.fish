@@ -759,6 +759,8 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--source' 'the folder of the MCD exports (default: CMS\'s downloads folder)'
             printf '%s\t%s\n' '--icd10cm-url' 'the ICD-10-CM descriptions zip, or a page that links it'
             printf '%s\t%s\n' '--hcpcs-url' 'the HCPCS Level II alpha-numeric zip, or a page that links it'
+            printf '%s\t%s\n' '--stall-timeout' 'give a download up after this long without a byte (default 60; env COVERAGE_PULL_STALL_TIMEOUT)'
+            printf '%s\t%s\n' '--deadline' 'give a file up after this long in all (default 5 min plus 1 s per 100 KB; env COVERAGE_PULL_DEADLINE)'
             printf '%s\t%s\n' '--with' 'also Medicare\'s edits, fees and prior-authorization lists: edits,fees,pa (files behind CMS\'s licence page are named with the command that imports them)'
             printf '%s\t%s\n' '--dmepos-url' 'with --with fees: the DMEPOS fee schedule zip, or a page that links it'
             printf '%s\t%s\n' '-h' 'show help'
@@ -896,8 +898,8 @@ function __coverage_option --argument-names path option --description 'What a co
             'serve|--api-key' 'data import mcd|--max-links' 'data import edits|--into' \
             'data import edits|--program' 'data import fees|--into' 'data import pa|--into' \
             'data pull|--source' 'data pull|--icd10cm-url' 'data pull|--hcpcs-url' \
-            'data pull|--with' 'data pull|--dmepos-url' 'data changes|--since' \
-            'data changes|--days'
+            'data pull|--stall-timeout' 'data pull|--deadline' 'data pull|--with' \
+            'data pull|--dmepos-url' 'data changes|--since' 'data changes|--days'
             printf '%s\n' 'text'
         case '|--data' 'search|--body' 'check|--input' 'download|-o' 'download|--output' \
             'data build|-o' 'data build|--output' 'data export|-o' 'data export|--output' \

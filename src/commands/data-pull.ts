@@ -21,6 +21,14 @@ export function registerDataPull(data: Command, run: RunEnvironment): void {
     .option("--icd10cm-url <url>", "the ICD-10-CM descriptions zip, or a page that links it")
     .option("--hcpcs-url <url>", "the HCPCS Level II alpha-numeric zip, or a page that links it")
     .option(
+      "--stall-timeout <seconds>",
+      "give a download up after this long without a byte (default 60; env COVERAGE_PULL_STALL_TIMEOUT)",
+    )
+    .option(
+      "--deadline <seconds>",
+      "give a file up after this long in all (default 5 min plus 1 s per 100 KB; env COVERAGE_PULL_DEADLINE)",
+    )
+    .option(
       "--with <kinds>",
       "also Medicare's edits, fees and prior-authorization lists: edits,fees,pa (files behind CMS's licence page are named with the command that imports them)",
     )

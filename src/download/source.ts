@@ -33,6 +33,8 @@ export interface SourceOptions {
   verbose?: ((line: string) => void) | undefined;
   /** Request headers beside the user agent (a conditional or range request); never a credential. */
   headers?: Record<string, string> | undefined;
+  /** undici's idle timer on the body (default `timeoutMs`): a pull watches stalls itself. */
+  bodyTimeoutMs?: number | undefined;
   /** Statuses handed back as they are instead of failing (304, a retryable 503): the caller decides. */
   accept?: ((status: number) => boolean) | undefined;
   /** What to do when the host cannot be reached, after the network advice (a download's default: ask again). */
@@ -86,7 +88,7 @@ export async function openSource(url: string, options: SourceOptions): Promise<D
   const agent = new EnvHttpProxyAgent({
     ...proxies,
     headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
+    bodyTimeout: options.bodyTimeoutMs ?? timeoutMs,
     // Large reads only on direct connections: a proxy's tunnel keeps undici's own connector.
     connect: { timeout: timeoutMs, onread: buildLargeReads() },
   });

@@ -4,6 +4,8 @@ import { maskSecrets } from "../backend/http-redact.js";
 import { stripControls } from "../output/terminal.js";
 import { readSearchShape } from "../output/search-view.js";
 import { buildSearchRequest } from "../requests/search.js";
+import { boundNotes, cutText } from "./bound-text.js";
+import { MAX_INPUT_ELEMENTS, TEXT_LIMIT } from "./limits.js";
 import { renderAnswer } from "./render.js";
 import { inToolTerms } from "./tool-terms.js";
 import { defineTools, type ToolInput, type ToolSpec } from "./tools.js";
@@ -29,8 +31,7 @@ export interface McpOptions {
   version: string;
 }
 
-/** The text of a result stays under this many bytes (UTF-8); structuredContent has the rest. */
-export const TEXT_LIMIT = 64 * 1024;
+export { TEXT_LIMIT };
 /** Criteria text longer than this is cut, with a note, in the text and the structured answer. */
 export const CRITERIA_LIMIT = 32_000;
 
@@ -46,6 +47,8 @@ export function createCoverageServer(options: McpOptions): McpServer {
         "Coverage policy lookups (payer and Medicare policies that cover, exclude or mention a code). " +
         "Codes are SYSTEM:CODE (CPT:97110, HCPCS:E0601, ICD10CM:M54.50). Start with lookup_code or " +
         "search_policies; get_policy for criteria; list_payers for payer ids.",
+      // Counted before the schemas run: a call of 100,000 states is refused at once.
+      maxToolInputElements: MAX_INPUT_ELEMENTS,
     },
   );
   for (const spec of defineTools())
@@ -93,7 +96,7 @@ async function answer(spec: ToolSpec, input: ToolInput, o: McpOptions): Promise<
 }
 
 function failure(text: string): CallToolResult {
-  return { content: [{ type: "text", text }], isError: true };
+  return { content: [{ type: "text", text: cutText(text, TEXT_LIMIT) }], isError: true };
 }
 
 /** The filter body the search command builds from the same input (for its verdict column). */
@@ -112,6 +115,8 @@ function cutCriteria(detail: Record<string, unknown>): string[] {
 
 /** The header, then as many body lines as fit in TEXT_LIMIT, then a note on what was left out. */
 export function boundText(head: string[], body: string[]): string {
+  // The notes (warnings that echo the input) are bounded too, leaving the body most of the room.
+  head = boundNotes(head);
   let used = Buffer.byteLength(head.join("\n")) + 200;
   const kept: string[] = [];
   for (const line of body) {

@@ -1,6 +1,6 @@
 import { Readable, Writable } from "node:stream";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createCoverageServer, type CommandRun, type McpOptions } from "./server.js";
+import { BoundedStdioTransport } from "./transport.js";
 
 /** A stream that keeps what is written to it, as text. */
 class Capture extends Writable {
@@ -50,13 +50,14 @@ export async function serveStdio(
   log: (line: string) => void,
 ): Promise<void> {
   const server = createCoverageServer(options);
-  const transport = new StdioServerTransport();
+  const transport = new BoundedStdioTransport(process.stdin, process.stdout, log);
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;
   });
   const close = () => void server.close();
   // The client went away: its end of stdin closes, or stdout breaks (EPIPE).
-  process.stdin.once("end", close);
+  // At the end of stdin, the requests read are answered first (M10: a call in progress too).
+  process.stdin.once("end", () => void transport.whenDone().then(close));
   process.stdout.once("error", close);
   signal.addEventListener("abort", close, { once: true });
   await server.connect(transport);

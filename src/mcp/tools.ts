@@ -3,11 +3,13 @@ import {
   IsoDate,
   LOB_CATEGORIES,
   MatchMode,
+  RELATIONSHIPS,
   Relationship,
   STATE_CODES,
 } from "../contract/index.js";
 import { describeLobTypo } from "../requests/lob-typos.js";
 import { describeStateTypo } from "../requests/state-typos.js";
+import { INPUT_LIMITS as MAX, countCodes } from "./limits.js";
 import { OUTPUT_SCHEMAS } from "./output-schemas.js";
 
 /** One MCP tool: its schemas and words, and the CLI command whose `--json` answers it. */
@@ -39,23 +41,35 @@ const Code = () =>
   z
     .string()
     .min(1)
+    .max(MAX.codeChars)
     .describe(
       "one code as SYSTEM:CODE, SYSTEM one of CPT, HCPCS, ICD10CM, CPT_MODIFIER, HCPCS_MODIFIER (e.g. CPT:97110, HCPCS:E0601, ICD10CM:M54.50)",
     );
 const States = () =>
   z
     .array(StateCode())
+    .max(STATE_CODES.length)
     .describe(
       "two-letter state codes, upper case; CA, NY and MO bring Medicare's sub-state jurisdictions (NF, SF; DN, QN, UN; EM, WM), and each of those brings its state (a statewide policy applies in its parts); nationwide scopes always count",
     );
 /** A LOB category; a typo gets the closest ("did you mean medicaid?"), as the CLI's. */
 const LobCategory = () =>
   z.enum(LOB_CATEGORIES, { error: (issue) => describeLobTypo(String(issue.input)) });
-const Lobs = () => z.array(LobCategory()).describe("line-of-business categories");
+const Lobs = () =>
+  z.array(LobCategory()).max(LOB_CATEGORIES.length).describe("line-of-business categories");
 const Payers = () =>
   z
-    .array(z.string().min(1))
+    .array(z.string().min(1).max(MAX.idChars))
+    .max(MAX.payers)
     .describe("payer ids as list_payers gives them (e.g. AETNA, CMS); a typo names the closest");
+// At most MAX.codes codes in all, counting each of "CPT:97110,97112" (checked before any work).
+const Codes = () =>
+  z
+    .array(Code())
+    .max(MAX.codes)
+    .refine((codes) => countCodes(codes) <= MAX.codes, {
+      message: `at most ${MAX.codes} codes in all (a comma inside a string counts as another)`,
+    });
 const Day = (what: string) => IsoDate.describe(`${what}, YYYY-MM-DD`);
 const Limit = () =>
   z
@@ -63,7 +77,8 @@ const Limit = () =>
     .min(1, "limit is at least 1")
     .max(100, "limit is at most 100: ask for the next page with offset")
     .describe("items on this page, 1-100 (default 20)");
-const Offset = () => z.int().min(0).describe("items to skip (default 0); the answer says has_more");
+const Offset = () =>
+  z.int().min(0).max(MAX.offset).describe("items to skip (default 0); the answer says has_more");
 
 /** `--flag=value` for each value given (one flag per value), nothing when absent. */
 function flag(name: string, value: unknown): string[] {
@@ -113,15 +128,19 @@ export function defineTools(): ToolSpec[] {
         MEDICARE +
         " Same as `coverage search ... --applicability [--code-groups] --json`.",
       input: {
-        query: z.string().optional().describe("free-text words ranking titles and summaries"),
-        codes: z
-          .array(Code())
+        query: z
+          .string()
+          .max(MAX.queryChars)
+          .optional()
+          .describe("free-text words ranking titles and summaries"),
+        codes: Codes()
           .optional()
           .describe(
             "codes as SYSTEM:CODE; several codes of one system in one string: CPT:97110,97112",
           ),
         relationship: z
           .array(Relationship)
+          .max(RELATIONSHIPS.length)
           .optional()
           .describe("only these relationships of the codes"),
         match: MatchMode.optional().describe("across several codes: any (default) or all"),
@@ -171,6 +190,7 @@ export function defineTools(): ToolSpec[] {
         policy_id: z
           .string()
           .min(1)
+          .max(MAX.idChars)
           .describe("a policy id (payer/number/YYYY-MM-DD) or its key without the date"),
       },
       output: OUTPUT_SCHEMAS.policyDetail,
@@ -231,6 +251,7 @@ export function defineTools(): ToolSpec[] {
         policy_key: z
           .string()
           .min(1)
+          .max(MAX.idChars)
           .describe("the policy id without its date, e.g. cms-lcd/L33718 or aetna/cpb/0325"),
       },
       output: OUTPUT_SCHEMAS.versions,
@@ -245,11 +266,12 @@ export function defineTools(): ToolSpec[] {
         "Give old_id and new_id (full ids), or policy_key alone for its two latest versions. " +
         "Same as `coverage diff OLD_ID NEW_ID --json` (or `coverage diff KEY --json`).",
       input: {
-        old_id: z.string().min(1).optional().describe("the older version's id"),
-        new_id: z.string().min(1).optional().describe("the newer version's id"),
+        old_id: z.string().min(1).max(MAX.idChars).optional().describe("the older version's id"),
+        new_id: z.string().min(1).max(MAX.idChars).optional().describe("the newer version's id"),
         policy_key: z
           .string()
           .min(1)
+          .max(MAX.idChars)
           .optional()
           .describe(
             "instead of two ids: a key (its two latest versions) or one id (it and the one before)",
@@ -282,7 +304,7 @@ export function defineTools(): ToolSpec[] {
         days: z.int().min(1).max(365).optional().describe("look back N days, 1-365 (default 30)"),
         payers: Payers().optional(),
         lobs: Lobs().optional(),
-        codes: z.array(Code()).optional().describe("only versions listing one of these codes"),
+        codes: Codes().optional().describe("only versions listing one of these codes"),
         changes: z
           .boolean()
           .optional()
@@ -318,7 +340,8 @@ export function defineTools(): ToolSpec[] {
       input: {
         procedure: Code().describe("the procedure billed, SYSTEM:CODE (CPT:97110, HCPCS:E0601)"),
         diagnoses: z
-          .array(z.string().min(1))
+          .array(z.string().min(1).max(MAX.codeChars))
+          .max(MAX.codes)
           .optional()
           .describe("ICD-10-CM diagnoses of the line, e.g. ICD10CM:M54.50"),
         state: StateCode()
@@ -327,7 +350,7 @@ export function defineTools(): ToolSpec[] {
             "the patient's state, upper case; CA, NY and MO bring Medicare's sub-state jurisdictions, and a sub-state code (NF) brings its state (CA)",
           ),
         lob: LobCategory().optional().describe("the line-of-business category"),
-        payer: z.string().min(1).optional().describe("the payer id (list_payers)"),
+        payer: z.string().min(1).max(MAX.idChars).optional().describe("the payer id (list_payers)"),
         date: Day("the date of service (default: today)").optional(),
         units: z
           .int()
@@ -413,6 +436,7 @@ export function defineTools(): ToolSpec[] {
         payers: Payers().optional(),
         states: z
           .array(StateCode())
+          .max(STATE_CODES.length)
           .optional()
           .describe("state or jurisdiction codes, upper case (exact match)"),
         limit: Limit().optional(),

@@ -13,6 +13,7 @@ import {
   readErrorCode,
 } from "../backend/http-retry.js";
 import { writeChunkTo } from "../download/save-file.js";
+import { formatBytes, formatDuration } from "../download/progress.js";
 import { openSource, type DownloadSource } from "../download/source.js";
 import {
   CliError,
@@ -22,6 +23,14 @@ import {
   UnexpectedError,
   UsageError,
 } from "../errors.js";
+import {
+  DEADLINE_FLAG,
+  DEFAULT_STALL_SECONDS,
+  deadlineMs,
+  describeDeadline,
+  STALL_FLAG,
+  type PullLimits,
+} from "./wire-limits.js";
 
 /** The largest file a pull accepts (the whole MCD export is ~75 MB; CMS's largest zip far less). */
 export const MAX_FILE_BYTES = 2 * 1024 ** 3;
@@ -42,6 +51,8 @@ export interface FetchOptions {
   label: string;
   /** How to fix a URL that fails (`--source URL`, `--hcpcs-url URL`). */
   fix: string;
+  /** How long a file's body may go without a byte, and take in all (defaults: wire-limits.ts). */
+  limits?: PullLimits | undefined;
 }
 
 /** What the server said of a file the last time: a conditional request asks whether it changed. */
@@ -74,9 +85,46 @@ function header(source: DownloadSource, name: string): string | null {
 const OFFLINE =
   "Exports you already have (zips or folders from CMS) import without a network: coverage data import mcd FILES...";
 
+/** No byte came for the stall limit: the connection is given up, as a dropped one. */
+class StallError extends Error {
+  readonly code = "COVERAGE_STALL";
+}
+
 /** Whether a failure is worth another request: a dropped connection (cli.md's wire conventions). */
 function isDropped(err: unknown): boolean {
-  return isConnectionReset(err) || readErrorCode(err) === "UND_ERR_RES_CONTENT_LENGTH_MISMATCH";
+  return (
+    err instanceof StallError ||
+    isConnectionReset(err) ||
+    readErrorCode(err) === "UND_ERR_RES_CONTENT_LENGTH_MISMATCH"
+  );
+}
+
+/**
+ * Watches a body as it is read: no byte for `stallMs` destroys it with a StallError, and
+ * passing `deadlineAt()` (read again when it comes: it may have moved) with `late()`.
+ * `byte()` after each chunk; `stop()` when done.
+ */
+function watchBody(
+  stream: DownloadSource["stream"],
+  stallMs: number,
+  deadlineAt: () => number,
+  late: () => Error,
+): { byte: () => void; stop: () => void } {
+  const stall = setTimeout(() => stream.destroy(new StallError("stalled")), stallMs);
+  let deadline: NodeJS.Timeout | undefined;
+  const check = () => {
+    const left = deadlineAt() - Date.now();
+    if (left <= 0) stream.destroy(late());
+    else deadline = setTimeout(check, left);
+  };
+  check();
+  return {
+    byte: () => void stall.refresh(),
+    stop: () => {
+      clearTimeout(stall);
+      clearTimeout(deadline);
+    },
+  };
 }
 
 /**
@@ -99,6 +147,8 @@ async function request(
       source = await openSource(url, {
         signal: options.signal,
         timeoutMs: options.timeoutMs,
+        // The stall limit watches a file's body (fetchFile); undici's idle timer stays behind it.
+        bodyTimeoutMs: Math.max(options.timeoutMs, stallLimitMs(options) + 1000),
         env: options.env,
         verbose: options.verbose,
         headers,
@@ -159,6 +209,53 @@ function tooLarge(options: FetchOptions, bytes: number): CliError {
   );
 }
 
+function limitsOf(options: FetchOptions): PullLimits {
+  return options.limits ?? { stallMs: DEFAULT_STALL_SECONDS * 1000, deadlineMs: undefined };
+}
+
+function stallLimitMs(options: FetchOptions): number {
+  return limitsOf(options).stallMs;
+}
+
+const ofSize = (received: number, size: number | undefined) =>
+  `${formatBytes(received)}${size === undefined ? "" : ` of ${formatBytes(size)}`}`;
+
+/** A file (or page) past its deadline: which, how it was set, and how to give it more. */
+function deadlineError(
+  options: FetchOptions,
+  shown: string,
+  size: number | undefined,
+  received: number,
+): CliError {
+  const limits = limitsOf(options);
+  const allowed = formatDuration(deadlineMs(limits, size, received) / 1000);
+  return new UnexpectedError(
+    `${options.label}: the download of ${shown} passed its deadline of ${allowed} (${describeDeadline(limits, size)}) with ${ofSize(received, size)} in: the server sends too slowly`,
+    `Nothing was changed. Try again later, or allow more time with ${DEADLINE_FLAG}.`,
+  );
+}
+
+/** No byte for the stall limit, after the retries. */
+function stallError(
+  options: FetchOptions,
+  shown: string,
+  size: number | undefined,
+  received: number,
+  retries: number,
+): CliError {
+  return new UnexpectedError(
+    `${options.label}: no byte came from ${shown} for ${formatDuration(limitsOf(options).stallMs / 1000)} (the stall limit), after ${ofSize(received, size)} and ${retries} retries`,
+    `Nothing was changed. Try again later, or wait longer with ${STALL_FLAG}.`,
+  );
+}
+
+/** Whether a 206 continues the version If-Range named: its own ETag or date, when it gives one. */
+function sameVersion(ifRange: string, source: DownloadSource): boolean {
+  const isTag = ifRange.startsWith('"') || ifRange.startsWith("W/");
+  const now = header(source, isTag ? "etag" : "last-modified");
+  return now === null || now === ifRange;
+}
+
 /** `bytes START-END/TOTAL` of a 206 answer. */
 function parseContentRange(
   value: string | null,
@@ -186,6 +283,12 @@ export async function fetchFile(
   },
 ): Promise<FetchedFile> {
   const retry = { count: 0 };
+  const limits = limitsOf(options);
+  const began = Date.now();
+  // The file's whole size, once an answer announced it.
+  let size: number | undefined;
+  const shown = redactUrl(url);
+  const late = () => deadlineError(options, shown, size, written);
   let handle: FileHandle | undefined;
   let written = 0;
   let hash: Hash = createHash("sha256");
@@ -200,6 +303,7 @@ export async function fetchFile(
   };
   try {
     for (;;) {
+      if (Date.now() - began > deadlineMs(limits, size, written)) throw late();
       const headers: Record<string, string> = {};
       if (written > 0) {
         headers.range = `bytes=${written}-`;
@@ -219,6 +323,21 @@ export async function fetchFile(
         if (source.status === 304 && written === 0 && previous) return { changed: false };
         if (source.status === 206 && written > 0) {
           const range = parseContentRange(header(source, "content-range"));
+          const asked = headers["if-range"];
+          if (asked !== undefined && !sameVersion(asked, source)) {
+            // A server that ignored If-Range: its bytes are another version's, never spliced.
+            if (retry.count >= MAX_RETRIES)
+              throw new UnexpectedError(
+                `${options.label}: ${shown} kept changing while it was downloaded (${MAX_RETRIES} retries)`,
+                "Nothing was changed. Try again later.",
+              );
+            retry.count++;
+            options.notify(
+              `${options.label}: the server resumed with another version of the file (${header(source, "etag") ?? header(source, "last-modified")}, not ${asked}); fetching it whole (retry ${retry.count} of ${MAX_RETRIES})`,
+            );
+            await restart();
+            continue;
+          }
           if (range?.start !== written) {
             // Not the rest of what we have: start again from the first byte.
             await restart();
@@ -239,15 +358,27 @@ export async function fetchFile(
           };
         } else throw statusError(source.status, url, options);
         if (total !== undefined && total > MAX_FILE_BYTES) throw tooLarge(options, total);
+        size = total;
         options.progress?.start(total, written);
         const fd = handle!.fd;
-        for await (const chunk of source.stream as AsyncIterable<Buffer>) {
-          if (written + chunk.length > MAX_FILE_BYTES)
-            throw tooLarge(options, written + chunk.length);
-          // The file's offset is `written`: a resumed body continues where the last one stopped.
-          written += writeChunkTo(fd, chunk, file);
-          hash.update(chunk);
-          options.progress?.update(written);
+        const watch = watchBody(
+          source.stream,
+          limits.stallMs,
+          () => began + deadlineMs(limits, size, written),
+          late,
+        );
+        try {
+          for await (const chunk of source.stream as AsyncIterable<Buffer>) {
+            watch.byte();
+            if (written + chunk.length > MAX_FILE_BYTES)
+              throw tooLarge(options, written + chunk.length);
+            // The file's offset is `written`: a resumed body continues where the last one stopped.
+            written += writeChunkTo(fd, chunk, file);
+            hash.update(chunk);
+            options.progress?.update(written);
+          }
+        } finally {
+          watch.stop();
         }
         if (total !== undefined && written !== total)
           throw Object.assign(new Error(`${written} of ${total} bytes`), {
@@ -258,6 +389,8 @@ export async function fetchFile(
         if (options.signal.aborted) throw new InterruptedError("pull interrupted");
         if (err instanceof CliError || !isDropped(err) || retry.count >= MAX_RETRIES) {
           if (err instanceof CliError) throw err;
+          if (err instanceof StallError)
+            throw stallError(options, shown, size, written, retry.count);
           throw new UnexpectedError(
             `${options.label}: the download of ${redactUrl(url)} was cut off after ${written} bytes (${readErrorCode(err) ?? (err as Error).message})${retry.count ? ` and ${retry.count} retries` : ""}`,
             isTimeout(err)
@@ -267,8 +400,12 @@ export async function fetchFile(
         }
         retry.count++;
         const wait = computeBackoffMs(retry.count - 1, options.retryBaseMs);
+        const why =
+          err instanceof StallError
+            ? `no byte came for ${formatDuration(limits.stallMs / 1000)} (the stall limit)`
+            : "the connection dropped";
         options.notify(
-          `${options.label}: the connection dropped after ${written} bytes; resuming in ${formatWait(wait)} (retry ${retry.count} of ${MAX_RETRIES})`,
+          `${options.label}: ${why} after ${written} bytes; resuming in ${formatWait(wait)} (retry ${retry.count} of ${MAX_RETRIES})`,
         );
         try {
           await sleep(wait, undefined, { signal: options.signal });
@@ -286,24 +423,40 @@ export async function fetchFile(
 
 /** Reads a web page (CMS's ICD-10 or HCPCS page) as text, with the same retries. */
 export async function fetchPage(url: string, options: FetchOptions): Promise<string> {
+  const began = Date.now();
   const source = await request(url, {}, options, { count: 0 });
+  const shown = redactUrl(url);
+  const limits = limitsOf(options);
+  let size = 0;
   try {
     if (source.status < 200 || source.status >= 300) throw statusError(source.status, url, options);
     const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of source.stream as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > MAX_PAGE_BYTES)
-        throw new UsageError(
-          `${options.label}: ${redactUrl(url)} is larger than ${MAX_PAGE_BYTES / 1024 ** 2} MB; not a web page`,
-          `Give the zip's own address with ${options.fix}.`,
-        );
-      chunks.push(chunk);
+    // A page trickled byte by byte meets the same limits as a file.
+    const watch = watchBody(
+      source.stream,
+      limits.stallMs,
+      () => began + deadlineMs(limits, source.size, size),
+      () => deadlineError(options, shown, source.size, size),
+    );
+    try {
+      for await (const chunk of source.stream as AsyncIterable<Buffer>) {
+        watch.byte();
+        size += chunk.length;
+        if (size > MAX_PAGE_BYTES)
+          throw new UsageError(
+            `${options.label}: ${shown} is larger than ${MAX_PAGE_BYTES / 1024 ** 2} MB; not a web page`,
+            `Give the zip's own address with ${options.fix}.`,
+          );
+        chunks.push(chunk);
+      }
+    } finally {
+      watch.stop();
     }
     return Buffer.concat(chunks).toString("utf8");
   } catch (err) {
     if (options.signal.aborted) throw new InterruptedError("pull interrupted");
     if (err instanceof CliError) throw err;
+    if (err instanceof StallError) throw stallError(options, shown, source.size, size, 0);
     throw new UnexpectedError(
       `${options.label}: reading ${redactUrl(url)} failed (${readErrorCode(err) ?? (err as Error).message})`,
       `Try again later, or give the zip's own address with ${options.fix}.`,

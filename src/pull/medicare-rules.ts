@@ -11,6 +11,7 @@ import { UsageError } from "../errors.js";
 import { importRules } from "../import/medicare/run.js";
 import { shippedPriorAuthList } from "../import/medicare/targets.js";
 import { fetchFile, fetchPage, type FetchOptions } from "./fetch.js";
+import { resolvePullLimits } from "./wire-limits.js";
 import { isZipUrl, pageLinks } from "./page-links.js";
 
 export const RULE_KINDS = ["edits", "fees", "pa"] as const;
@@ -66,7 +67,11 @@ function licensed(kinds: RuleKind[]): string[] {
  */
 export async function pullMedicareRules(
   kinds: RuleKind[],
-  options: { dmeposUrl?: string | undefined },
+  options: {
+    dmeposUrl?: string | undefined;
+    stallTimeout?: string | undefined;
+    deadline?: string | undefined;
+  },
   ctx: CommandContext,
 ): Promise<void> {
   if (!kinds.length) return;
@@ -75,6 +80,7 @@ export async function pullMedicareRules(
   };
   const dir = await resolveDataDir(ctx.env);
   const target = path.join(dir, "medicare.db");
+  const limits = resolvePullLimits(options, ctx.env);
   const fetchOptions = (label: string, fix: string): FetchOptions => ({
     signal: ctx.signal,
     timeoutMs: ctx.settings.timeoutMs,
@@ -84,6 +90,7 @@ export async function pullMedicareRules(
     verbose: ctx.settings.verbose ? say : undefined,
     label,
     fix,
+    limits,
   });
   const files: Array<{ group: "fees" | "pa"; file: string; temp: boolean }> = [];
   try {

@@ -20,6 +20,7 @@ import { readManifest, writeManifest, type ManifestFile, type PullManifest } fro
 import { findCodeFileLink, isZipUrl, type CodeFileKind } from "./page-links.js";
 import { createPullProgress } from "./progress.js";
 import { formatChanges, MEDICARE_NAME } from "./summary.js";
+import { resolvePullLimits } from "./wire-limits.js";
 import { findZipDamage } from "./zip-check.js";
 
 /** The flags of `coverage data pull medicare` as commander parses them. */
@@ -31,6 +32,10 @@ export interface PullFlags {
   source?: string;
   icd10cmUrl?: string;
   hcpcsUrl?: string;
+  /** Seconds without a byte before a download is given up (wire-limits.ts). */
+  stallTimeout?: string;
+  /** Seconds a file may take in all (default: from its size). */
+  deadline?: string;
 }
 
 /** CMS's exports folder, regenerated daily (cli.md). */
@@ -114,6 +119,7 @@ export async function pullMedicare(
   const source = checkUrl(flags.source ?? DEFAULT_SOURCE, "--source");
   const base = source.endsWith("/") ? source : `${source}/`;
   const codes = flags.codes !== false;
+  const limits = resolvePullLimits(flags, ctx.env);
   const given: Record<CodeFileKind, string | undefined> = {
     icd10cm: flags.icd10cmUrl && checkUrl(flags.icd10cmUrl, "--icd10cm-url"),
     hcpcs: flags.hcpcsUrl && checkUrl(flags.hcpcsUrl, "--hcpcs-url"),
@@ -174,6 +180,7 @@ export async function pullMedicare(
         verbose: ctx.settings.verbose ? say : undefined,
         label,
         fix,
+        limits,
       });
 
       // --- what to fetch ---------------------------------------------------------------------
@@ -275,7 +282,13 @@ export async function pullMedicare(
           fetched[i] = await download(f, false);
       }
       for (const f of fetched) {
-        const damage = f.changed ? await findZipDamage(f.file) : undefined;
+        const damage = f.changed
+          ? await findZipDamage(
+              f.file,
+              `${f.name} from ${redactUrl(f.url)}`,
+              `Nothing was changed. It is not the file CMS publishes there: check ${f.fix}.`,
+            )
+          : undefined;
         if (damage)
           throw new UnexpectedError(
             `${f.name} from ${redactUrl(f.url)} is not a whole zip (${damage})`,

@@ -4,6 +4,7 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import yauzl from "yauzl";
 import { UsageError } from "../../errors.js";
+import { checkNotSymlink, unsafeNameError } from "./zip-entries.js";
 
 /** One CSV table found in the inputs, opened on demand (never extracted to disk). */
 export interface TableSource {
@@ -58,22 +59,12 @@ export function listEntries(zip: Zip, label: string): Promise<yauzl.Entry[]> {
       zip.readEntry();
     });
     zip.once("end", () => resolve(entries));
-    zip.once("error", (err: Error) => reject(unsafeName(err, label) ?? err));
+    zip.once("error", (err: Error) => reject(unsafeNameError(err, label, AS_PUBLISHED) ?? err));
     zip.readEntry();
   });
 }
 
-/** yauzl's refusal of an absolute or climbing entry name, as the usage error it is. */
-function unsafeName(err: Error, label: string): UsageError | undefined {
-  const m = /^(absolute path|invalid relative path|invalid characters in fileName): (.*)$/s.exec(
-    err.message,
-  );
-  if (!m) return undefined;
-  return new UsageError(
-    `${label}: the zip holds an entry named '${m[2]}' (an absolute or climbing path); nothing was extracted`,
-    "Give the export as CMS publishes it: its entries are plain file names.",
-  );
-}
+const AS_PUBLISHED = "Give the export as CMS publishes it: its entries are plain file names.";
 
 /** Refuses an entry that declares a bomb's size or compression ratio, before it is read. */
 function checkEntrySize(entry: yauzl.Entry, where: string, limit: number): void {
@@ -128,6 +119,7 @@ export async function findTables(inputs: string[]): Promise<TableSet> {
       if (name.endsWith("/")) continue;
       const base = path.posix.basename(name);
       const where = `${label} > ${base}`;
+      checkNotSymlink(entry, label, AS_PUBLISHED);
       if (isCsv(base)) {
         checkEntrySize(entry, where, MAX_ENTRY_BYTES);
         add({ name: base.toLowerCase(), label: where, open: () => openEntry(zip, entry) });

@@ -29,7 +29,14 @@ export function createProgram(run: RunEnvironment, argv?: readonly string[]): Co
     .option("--profile <name>", "config profile (env COVERAGE_PROFILE; default 'default')")
     .option("--json", "print the API's JSON (same as --format json)")
     .addOption(
-      new Option("--format <format>", "output format").choices(["table", "json", "ndjson", "csv"]),
+      // parquet: `data export` only (a folder of tables, not a rendering of an answer).
+      new Option("--format <format>", "output format (parquet: data export only)").choices([
+        "table",
+        "json",
+        "ndjson",
+        "csv",
+        "parquet",
+      ]),
     )
     .option("--bom", "CSV starts with a UTF-8 byte-order mark (for Excel on Windows)")
     .option("--no-color", "no colour (NO_COLOR and FORCE_COLOR are honoured too)")

@@ -4,6 +4,7 @@
 // target. It is a measurement, not a test: it always exits 0 once it has run.
 //
 //   node bench/run.mjs [cold] [scale] [all] [download] [load] [heavy] [mcd] [snapshot] [mcp] [check]
+//                      [parquet]
 //   (default: every part)
 // Env: BENCH_RUNS (cold-start runs per case, default 20), BENCH_SCALE_RUNS (default 5),
 //      BENCH_NODES (Node binaries for the cold start, besides this one; default: the Node 20,
@@ -13,6 +14,7 @@
 //      BENCH_SERVE_ONLY (of the snapshot part, only serve on the 1M-link snapshot),
 //      BENCH_CHECK_LINES (claim lines of the check part, default 100000; its 10x smaller run
 //      beside it), BENCH_CHECK_COMBINATIONS (default 2000),
+//      BENCH_PARQUET_RUNS (exports per snapshot size, default 3),
 //      BENCH_LOAD_SECONDS (the serve load run, default 30), BENCH_LOAD_CLIENTS (default 10),
 //      BENCH_HEAVY_SIZES (codes per heavy body, default 2000,10000,29998), BENCH_HEAVY_RUNS
 //      (default 3), BENCH_HEAVY_BASELINE_MAX (largest body sent to a baseline build, default
@@ -627,6 +629,8 @@ const { checkPart } = await import("./check.mjs");
 const check = () => checkPart(ensureDataset);
 const { mcpPart } = await import("./mcp.mjs");
 const mcp = () => mcpPart(ensureDataset);
+const { parquetPart } = await import("./parquet-export.mjs");
+const parquet = () => parquetPart(ensureDataset);
 for (const [name, part] of Object.entries({
   cold: coldStart,
   scale,
@@ -639,6 +643,7 @@ for (const [name, part] of Object.entries({
   snapshot,
   check,
   mcp,
+  parquet,
 })) {
   if (!want(name)) continue;
   try {

@@ -17,16 +17,12 @@ import {
   median,
   printTable,
   runTimed,
+  skipWithoutSqlite,
   verdict,
 } from "./lib.mjs";
 
 const NODE = process.execPath;
 const RUNS = Number(process.env.BENCH_PARQUET_RUNS ?? 3);
-
-function hasSqlite() {
-  const [major, minor] = process.versions.node.split(".").map(Number);
-  return major > 22 || (major === 22 && minor >= 13);
-}
 
 /** The snapshot of `json`, built unless newer than it. */
 async function snapshotOf(json) {
@@ -78,14 +74,7 @@ function exportTimes(db) {
 
 export async function parquetPart(ensureDataset) {
   console.log(`\n## Parquet export (\`data export --format parquet\`, median of ${RUNS})`);
-  if (!hasSqlite()) {
-    verdict(
-      "parquet export",
-      null,
-      `node:sqlite needs Node.js 22.13+, this is ${process.version}; part skipped`,
-    );
-    return;
-  }
+  if (skipWithoutSqlite("parquet export")) return;
   const big = path.join(OUT, "big.json");
   const quarter = path.join(OUT, "quarter.json");
   ensureDataset(big, []);

@@ -34,8 +34,9 @@ async function changedCopy(sql: string): Promise<string> {
   return copy;
 }
 
-const exportTo = (out: string, ...more: string[]) =>
-  runInProcess(["data", "export", snapshot, "--format", "parquet", "-o", out, ...more]);
+/** `data export --format parquet` of `from` (the bundled data's snapshot) into `out`. */
+const exportTo = (out: string, more: string[] = [], from = snapshot) =>
+  runInProcess(["data", "export", from, "--format", "parquet", "-o", out, ...more]);
 
 describe.skipIf(!SQLITE)("data export --format parquet: bad input", () => {
   beforeAll(async () => {
@@ -62,7 +63,7 @@ describe.skipIf(!SQLITE)("data export --format parquet: bad input", () => {
     expect(refused.stderr).toContain("holds other files");
     expect(refused.stderr).toContain("--force");
     expect(readdirSync(dir).sort()).toEqual(["README.txt", "ptp_edits.parquet"]);
-    const forced = await exportTo(dir, "--force");
+    const forced = await exportTo(dir, ["--force"]);
     expect(forced.exitCode, forced.stderr).toBe(0);
     expect(readdirSync(dir).sort()).toEqual([...CORE, "README.txt"].sort());
   });
@@ -70,7 +71,7 @@ describe.skipIf(!SQLITE)("data export --format parquet: bad input", () => {
   it("refuses a file as the folder, and -o -", async () => {
     const file = path.join(fresh(), "x.parquet");
     writeFileSync(file, "x");
-    const r = await exportTo(file, "--force");
+    const r = await exportTo(file, ["--force"]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain("is a file");
     const dash = await exportTo("-");
@@ -81,9 +82,7 @@ describe.skipIf(!SQLITE)("data export --format parquet: bad input", () => {
   it("refuses a snapshot of a newer release, writing nothing", async () => {
     const newer = await changedCopy("UPDATE meta SET value = 99 WHERE key = 'format_version'");
     const parent = fresh();
-    const r = await runInProcess([
-      ...["data", "export", newer, "--format", "parquet", "-o", path.join(parent, "t")],
-    ]);
+    const r = await exportTo(path.join(parent, "t"), [], newer);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain("newer than this release reads");
     expect(readdirSync(parent)).toEqual([]);
@@ -101,7 +100,7 @@ describe.skipIf(!SQLITE)("data export --format parquet: bad input", () => {
         "INSERT INTO fees VALUES (' e0601 ', NULL, 12.5, 3, '2026-01-01'), ('97110', 'GP', 30, 1, NULL);",
     );
     const out = path.join(fresh(), "t");
-    const r = await runInProcess(["data", "export", withFees, "--format", "parquet", "-o", out]);
+    const r = await exportTo(out, [], withFees);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(readdirSync(out).sort()).toEqual([...CORE, "fees.parquet"].sort());
     const { DuckDBInstance } = await import("@duckdb/node-api").catch(() => ({
@@ -132,17 +131,13 @@ describe.skipIf(!SQLITE)("data export --format parquet: bad input", () => {
       "CREATE TABLE prior_auth (code TEXT, start_date TEXT); INSERT INTO prior_auth VALUES ('E0601', 'soon');",
     );
     const parent = fresh();
-    const r = await runInProcess([
-      ...["data", "export", bad, "--format", "parquet", "-o", path.join(parent, "t")],
-    ]);
+    const r = await exportTo(path.join(parent, "t"), [], bad);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain("prior_auth.start_date: 'soon' is not a date");
     expect(readdirSync(parent)).toEqual([]);
     const existing = fresh();
     writeFileSync(path.join(existing, "notes.txt"), "x");
-    const again = await runInProcess([
-      ...["data", "export", bad, "--format", "parquet", "-o", existing, "--force"],
-    ]);
+    const again = await exportTo(existing, ["--force"], bad);
     expect(again.exitCode).toBe(2);
     expect(readdirSync(existing)).toEqual(["notes.txt"]);
   });

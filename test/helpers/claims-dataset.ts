@@ -1,18 +1,7 @@
 // A generated dataset of many payers, states (Medicare's split ones among them) and dates, and
 // claim lines drawn against it, for the test that holds docs/sql/check.sql to `coverage check`.
 // Deterministic: the same seed gives the same dataset and lines on every machine.
-
-/** mulberry32 (as bench/lib.mjs): small, fast, the same numbers everywhere. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { makeRandom as rng } from "../unit/snapshot/generated-dataset.js";
 
 const CATEGORIES = [
   "commercial",

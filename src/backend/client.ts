@@ -9,7 +9,8 @@ import {
   buildPolicyRequest,
   buildUpdatesRequest,
 } from "../api/endpoints.js";
-import { findFixedPath, hasBadSegment, type ApiRequest } from "../api/request.js";
+import { findFixedPath, type ApiRequest } from "../api/request.js";
+import { hasBadSegment } from "../domain/policy-id.js";
 import {
   DownloadLink,
   DownloadQuery,

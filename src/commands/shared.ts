@@ -72,6 +72,13 @@ export function fieldsOption(names: readonly string[]): Option {
   return option;
 }
 
+/** An option whose values the shell completions offer. */
+export function listedOption(flags: string, description: string, values: readonly string[]) {
+  const option: ListedOption = new Option(flags, description);
+  option.listedValues = values;
+  return option;
+}
+
 /** `--exact-state`, the same on every command with `--state`. */
 export const EXACT_STATE_FLAG = [
   "--exact-state",

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { hasBadSegment } from "../api/request.js";
+import { hasBadSegment } from "../domain/policy-id.js";
 import type { DatasetInput } from "./schema.js";
 
 export interface DatasetProblem {

@@ -11,7 +11,7 @@ import {
   type DownloadVariant,
   type ValidationErrorItem,
 } from "../contract/index.js";
-import type { ApiRequest, ApiResponse, QueryPairs } from "../api/request.js";
+import type { ApiRequest, ApiResponse, QueryPairs } from "../contract/api-request.js";
 import { BudgetExceeded, type Budget } from "./budget.js";
 import { listLobs, listPayers } from "./catalog.js";
 import type { Db, PolicyRecord } from "./db.js";

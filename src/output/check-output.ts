@@ -1,8 +1,9 @@
 // Output of `coverage check`, written as lines come: json (one document, streamed), ndjson (one
 // object a line), csv (one row a result), table (in blocks, so a long file is never held whole).
+import { CheckFailedError } from "../errors.js";
 import type { OutputFormat } from "./format.js";
-import type { CheckResult } from "../views/claim-check.js";
-import type { CheckedClaim } from "../views/claim-run.js";
+import type { CheckResult, CheckVerdict } from "../views/claim-check.js";
+import type { CheckedClaim } from "../views/claim-rules.js";
 import { renderTable, type Column } from "./table.js";
 import { formatJson, writeText, type Io } from "./terminal.js";
 
@@ -139,4 +140,58 @@ export function createCheckWriter(format: OutputFormat, io: Io): CheckWriter {
     },
     end: flush,
   };
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** The verdicts counted as lines are written, bad lines named as they come; the summary on stderr. */
+export class CheckSummary {
+  readonly counts = new Map<CheckVerdict, number>();
+  lines = 0;
+  skipped = 0;
+
+  constructor(
+    readonly io: Pick<Io, "stderr">,
+    /** The verdicts in the order the summary counts them. */
+    readonly verdicts: readonly CheckVerdict[],
+    /** Bad lines named one by one, at most this many (the summary counts them all). */
+    readonly maxNamed: number,
+  ) {}
+
+  /** Counts a checked line's rows (the line handed back, to be written). */
+  add(claim: CheckedClaim): CheckedClaim {
+    this.lines++;
+    for (const r of claim.results)
+      this.counts.set(r.verdict, (this.counts.get(r.verdict) ?? 0) + 1);
+    return claim;
+  }
+
+  /** Counts a skipped line, and names it (the first `maxNamed`) with what is wrong. */
+  skip(described: string): void {
+    if (++this.skipped <= this.maxNamed) this.io.stderr.write(`${described} (skipped)\n`);
+  }
+
+  /** The summary line (unless quiet with nothing skipped) and, verbose, the requests sent. */
+  report(quiet: boolean, requests?: { requests: number; combinations: number }): void {
+    const { lines, skipped, counts } = this;
+    const summary = this.verdicts.filter((v) => counts.has(v)).map((v) => `${counts.get(v)} ${v}`);
+    if (!quiet || skipped)
+      this.io.stderr.write(
+        `Checked ${plural(lines, "line")}${skipped ? ` (${plural(skipped, "bad line")} skipped)` : ""}: ${summary.join(", ") || "no rows"}.\n`,
+      );
+    if (requests)
+      this.io.stderr.write(
+        `check: ${plural(requests.requests, "filter request")} for ${requests.combinations} distinct (procedure, state, LOB, payer, date) of ${plural(lines + skipped, "line")}.\n`,
+      );
+  }
+
+  /** The exit-6 error when a row has a verdict --fail-on names, else undefined. */
+  failure(failOn: ReadonlySet<CheckVerdict> | undefined): CheckFailedError | undefined {
+    const found = failOn && [...failOn].filter((v) => this.counts.has(v));
+    if (!found?.length) return undefined;
+    return new CheckFailedError(
+      `${found.map((v) => `${plural(this.counts.get(v)!, "row")} ${v}`).join(", ")} (--fail-on)`,
+      "The rows are in the output above; exit code 6 says a named verdict was found.",
+    );
+  }
 }

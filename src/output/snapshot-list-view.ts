@@ -1,5 +1,5 @@
 import { formatBytes } from "./bytes.js";
-import type { SnapshotEntry } from "../pull/list.js";
+import type { SnapshotEntry } from "../snapshot/entry.js";
 import { renderTable, type Column } from "./table.js";
 import type { Io } from "./terminal.js";
 

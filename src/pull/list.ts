@@ -1,19 +1,8 @@
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { resolveDataDir, SNAPSHOT_EXTENSION } from "../dataset/data-dir.js";
+import type { SnapshotEntry } from "../snapshot/entry.js";
 import { readManifest } from "./manifest.js";
-
-/** One snapshot of the data folder, as `coverage data list` shows it. */
-export interface SnapshotEntry {
-  name: string;
-  file: string;
-  as_of: string | null;
-  size_bytes: number;
-  /** When it was pulled (ISO time), else when the file was last written. */
-  pulled_at: string;
-  /** Where it came from: the pull's source, else what the snapshot says of itself. */
-  source: string;
-}
 
 /** What the snapshot says of itself (needs node:sqlite; on an older Node.js, nothing). */
 async function describe(file: string): Promise<{ as_of: string | null; source: string }> {

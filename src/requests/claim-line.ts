@@ -5,6 +5,7 @@ import { expandStates } from "./sub-states.js";
 import type { CodeSystem } from "../contract/index.js";
 import { isRealDate, LOB_CATEGORIES, safeParseBounded, StateCode } from "../contract/index.js";
 import { normaliseCode } from "../domain/codes.js";
+import { stripControls } from "../domain/terminal-text.js";
 import type { ClaimLine } from "../views/claim-check.js";
 import { CODE_FORMATS, guessCodeSystem, hasCodeFormat } from "./code-formats.js";
 import { findCodeSystem, SYSTEMS_HELP } from "./parse-flags.js";
@@ -261,4 +262,41 @@ export function buildCheckBody(
     include_applicability: true,
     include_code_groups: true,
   };
+}
+
+/** The column behind a validation location of a check's filter body. */
+export function checkFlagFor(loc: Array<string | number>): string | undefined {
+  const path = loc.join(".");
+  if (path.startsWith("body.policies.code_refs")) return "procedure";
+  if (path.startsWith("body.policies.states")) return "state";
+  if (path.startsWith("body.policies.lobs")) return "lob";
+  if (path.startsWith("body.policies.payer_ids")) return "payer";
+  if (path.startsWith("body.policies.effective_date")) return "date";
+  return undefined;
+}
+
+/** A payer id in the catalogue's spelling (compared ignoring case), or a problem naming close ids. */
+export function respellPayer(id: string, known: readonly string[]): string {
+  if (known.includes(id)) return id;
+  const lower = id.toLowerCase();
+  const same = known.find((k) => k.toLowerCase() === lower);
+  if (same) return same;
+  const near = known.filter(
+    (k) => k.toLowerCase().includes(lower) || lower.includes(k.toLowerCase()),
+  );
+  const shown = (near.length ? near : known).slice(0, 12).join(", ");
+  throw new LineProblem(
+    "payer",
+    `'${id}' is not a payer id of the catalogue (compared ignoring case)`,
+    `${near.length ? "Close" : "Some"} payer ids: ${shown || "(none)"}; \`coverage payers\` lists them all.`,
+  );
+}
+
+/** A bad line as stderr names it: source, line, column, what is wrong and the fix. */
+export function describeProblem(
+  { line, problem }: { line: number; problem: LineProblem },
+  source: string,
+): string {
+  const where = `${source}, line ${line}${problem.column ? `, column ${problem.column}` : ""}`;
+  return stripControls(`${where}: ${problem.message}. ${problem.fix}`);
 }

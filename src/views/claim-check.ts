@@ -3,7 +3,7 @@
 // from the live API, the local engine, a snapshot and `coverage serve`.
 import type { CodeGroup, CodeSystem, Policy } from "../contract/index.js";
 import { LOB_CATEGORIES, type LobCategory } from "../contract/index.js";
-import { compareCodePoints } from "../engine/compare.js";
+import { compareCodePoints } from "../domain/compare.js";
 import { normaliseCode } from "../domain/codes.js";
 
 import { POLICY_VERDICTS, type CheckVerdict, type PolicyVerdict } from "./claim-verdicts.js";

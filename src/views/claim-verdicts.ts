@@ -15,3 +15,44 @@ export type PolicyVerdict = (typeof POLICY_VERDICTS)[number];
 /** Every verdict a row can have: a policy's, or `not addressed` when no policy lists the code. */
 export const CHECK_VERDICTS = [...POLICY_VERDICTS, "not addressed"] as const;
 export type CheckVerdict = (typeof CHECK_VERDICTS)[number];
+
+/** What `coverage check --help` says after the options: the verdicts, the input, the cost. */
+export const CHECK_HELP = `
+Verdicts, for each policy in scope (in effect on the date of service, applying to the state
+with its Medicare sub-state jurisdictions, the LOB and the payer, and listing the procedure):
+  procedure not covered   the policy lists the procedure as not covered
+  diagnosis not covered   it covers the procedure, but lists a diagnosis of the line as not covered
+  supported               it covers the procedure and lists a diagnosis of the line as covered
+  diagnosis not listed    it covers the procedure for listed diagnoses, none of them the line's
+  no diagnosis limits     it covers the procedure and lists no covered diagnoses
+  mentioned only          it mentions the procedure without a coverage decision
+  not addressed           no policy in scope lists the procedure (one row for the line)
+A row (payer x LOB) gets the first of these, top to bottom, that one of its policies gets; the
+policies behind it are listed with their own verdicts and the category (the article's group)
+in which the diagnosis is listed.
+
+A policy is read as a whole: an article that lists diagnoses for some of its procedures only
+is read as listing them for all of its procedures. The category shown lets you see which group
+the diagnosis comes from. ICD-10-CM codes compare dotless and in any case (m5450 = M54.50).
+--state CA also asks for NF and SF (Northern and Southern California), NY for DN, QN and UN
+(Downstate, Queens, Upstate New York), MO for EM and WM (Eastern and Western Missouri); add
+--exact-state to ask for the code alone.
+
+Input file: CSV with a header (procedure, diagnosis, and optional state, lob, payer, date;
+several diagnoses joined by ";") or NDJSON with the same keys. A procedure without a system is
+CPT when CPT-shaped, HCPCS otherwise; a diagnosis is ICD10CM. Flags fill the columns a line
+leaves empty. A bad line is named on stderr (file, line, column, fix) and skipped; --strict
+refuses the whole file first. A line longer than 65,536 characters is a bad line.
+
+How: one POST /v1/policies/filter (every page of 100, with applicability and code groups) per
+distinct (procedure, state, LOB, payer, date) of the input, never one per line; --verbose
+counts them, --dry-run prints them. --json prints {"lines":[...]} and ndjson one line object a
+line, both streamed; csv one row a result. A summary of the verdicts goes to stderr.
+`;
+
+/** The examples of `coverage check --help`. */
+export const CHECK_EXAMPLES = [
+  "coverage check --procedure CPT:97110 --diagnosis ICD10CM:M54.50 --state CA --lob medicare_part_b",
+  "coverage check --input claims.csv --date 2026-06-15 --format csv",
+  "coverage check --input - --format ndjson --fail-on procedure-not-covered < claims.ndjson",
+];

@@ -1,6 +1,6 @@
 import type { Applicability, CodeReference, Policy, Relationship } from "../contract/index.js";
-import { makeCodeKey } from "../engine/codes.js";
-import { compareCodePoints } from "../engine/compare.js";
+import { makeCodeKey } from "../domain/codes.js";
+import { compareCodePoints } from "../domain/compare.js";
 import { formatScopes, pairScopes, type PayerScopes } from "../domain/scopes.js";
 import { versionStatus, type VersionStatus } from "../domain/status.js";
 

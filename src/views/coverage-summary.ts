@@ -6,7 +6,7 @@ import type {
   Relationship,
 } from "../contract/index.js";
 import { LobCategory, LOB_CATEGORIES } from "../contract/index.js";
-import { normaliseCode, normalisesTo } from "../engine/codes.js";
+import { normaliseCode, normalisesTo } from "../domain/codes.js";
 
 /** What a policy says of the codes an analyst asked about. */
 export type Verdict = "covers" | "does not cover" | "mentions" | "mixed" | "none";

@@ -1,5 +1,5 @@
 import type { Envelope, Policy } from "../contract/index.js";
-import { compareCaseInsensitive } from "../engine/compare.js";
+import { compareCaseInsensitive } from "../domain/compare.js";
 import { MAX_PROBES, PROBE_LIMIT } from "./find-versions.js";
 
 type FetchPage = (offset: number) => Promise<Envelope<Policy>>;

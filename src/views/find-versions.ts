@@ -1,5 +1,5 @@
 import type { Envelope, Policy } from "../contract/index.js";
-import { compareCodePoints } from "../engine/compare.js";
+import { compareCodePoints } from "../domain/compare.js";
 import { UnexpectedError, UsageError } from "../errors.js";
 import { selectVersions } from "./policy-key.js";
 

@@ -1,6 +1,6 @@
 import type { CodeReference, Policy } from "../contract/index.js";
 import { LobCategory, LOB_CATEGORIES } from "../contract/index.js";
-import { compareCodePoints } from "../engine/compare.js";
+import { compareCodePoints } from "../domain/compare.js";
 import { listRelationships, summarizeVerdict, type Verdict } from "./coverage-summary.js";
 import { findDescription } from "./code-view.js";
 

@@ -6,8 +6,8 @@ import type {
   Relationship,
 } from "../contract/index.js";
 import { CodeSystem, LobCategory, CODE_SYSTEMS, LOB_CATEGORIES } from "../contract/index.js";
-import { compareCodePoints } from "../engine/compare.js";
-import { normaliseCode } from "../engine/codes.js";
+import { compareCodePoints } from "../domain/compare.js";
+import { normaliseCode } from "../domain/codes.js";
 
 /** How a version differs from its predecessor, in the words of `updates --changes`. */
 export type ChangeKind =

@@ -1,5 +1,5 @@
 import type { Policy } from "../contract/index.js";
-import { compareCodePoints } from "../engine/compare.js";
+import { compareCodePoints } from "../domain/compare.js";
 import { isInEffect } from "../engine/time.js";
 
 const DATE_SEGMENT = /^\d{4}-\d{2}-\d{2}$/;

@@ -28,6 +28,15 @@ describe("the rules between folders (eslint.config.js)", () => {
     ["src/views/x.ts", 'import { ApiClient } from "../backend/client.js";', "Rule 6"],
     ["src/backend/x.ts", 'import { renderTable } from "../output/table.js";', "Rule 7"],
     ["src/snapshot/x.ts", 'import { renderTable } from "../output/table.js";', "Rule 8"],
+    // The four arrows a newcomer found (issue 37 item 9), and their kind.
+    ["src/engine/x.ts", 'import type { ApiResponse } from "../api/request.js";', "Rule 5"],
+    ["src/dataset/x.ts", 'import { hasBadSegment } from "../api/request.js";', "Rule 8"],
+    ["src/output/x.ts", 'import type { SnapshotEntry } from "../pull/list.js";', "Rule 4"],
+    ["src/views/x.ts", 'import { compareCodePoints } from "../engine/compare.js";', "Rule 6"],
+    ["src/views/x.ts", 'import { makeCodeKey } from "../engine/codes.js";', "Rule 6"],
+    ["src/views/x.ts", 'import { listPayers } from "../mcp/tools.js";', "Rule 6"],
+    ["src/engine/x.ts", 'import { renderTool } from "../mcp/render.js";', "Rule 5"],
+    ["src/backend/x.ts", 'import { pullMedicare } from "../pull/medicare.js";', "Rule 7"],
   ])("%s: `%s` fails with %s named", async (file, code, rule) => {
     const messages = await restrictions(file, code);
     expect(
@@ -40,6 +49,10 @@ describe("the rules between folders (eslint.config.js)", () => {
     ["src/output/x.ts", 'import { versionState } from "../engine/time.js";'],
     ["src/output/x.ts", 'import type { Verdict } from "../views/coverage-summary.js";'],
     ["src/views/x.ts", 'import type { ApiClient } from "../backend/client.js";'],
+    ["src/views/x.ts", 'import { isInEffect } from "../engine/time.js";'],
+    ["src/views/x.ts", 'import { compareCodePoints } from "../domain/compare.js";'],
+    ["src/engine/x.ts", 'import type { ApiResponse } from "../contract/api-request.js";'],
+    ["src/output/x.ts", 'import type { SnapshotEntry } from "../snapshot/entry.js";'],
     ["src/domain/x.ts", 'import type { CodeSystem } from "../contract/index.js";'],
     ["src/commands/x.ts", 'import { createContext } from "../cli/context.js";'],
   ])("%s: `%s` is allowed", async (file, code) => {

@@ -5,8 +5,9 @@
 --   claims(line, procedure, diagnosis, state, lob, payer, date)
 --
 -- `line` is the claim's own number; the other columns are what `check --input` reads: text,
--- an empty value as NULL (or '', except in `date`), `procedure` as CPT:97110, HCPCS:E0601 or a bare code (CPT
--- when it starts with a digit, HCPCS otherwise), `diagnosis` one or more ICD-10-CM codes
+-- an empty value as NULL (or '', except in `date`), `procedure` as CPT:97110, HCPCS:E0601 or
+-- a bare code (CPT when it starts with a digit, HCPCS otherwise; any case), `diagnosis` one or
+-- more ICD-10-CM codes
 -- joined by ';' or ',' (with or without ICD10CM:, dots, any case), `state` a state or a
 -- Medicare jurisdiction (NF, SF, DN, QN, UN, EM, WM), `lob` a LOB category, `payer` a payer
 -- id as the catalogue spells it, `date` the date of service (YYYY-MM-DD text or a DATE).
@@ -20,7 +21,10 @@
 -- system or date is the caller's to keep out; the CLI reports such a line and skips it), and a
 -- line without a date is in scope of nothing (the CLI uses --date or the data's today).
 --
--- Standard SQL: DuckDB, Spark SQL (3.4+) and Trino run it unchanged. Dialect notes:
+-- Standard SQL only (CASE, LIKE, ||, SUBSTR, REPLACE, NULLIF, CAST, NOT EXISTS), written to
+-- run unchanged in DuckDB, Spark SQL (3.x) and Trino: test/e2e/parquet-sql.test.ts runs it in
+-- DuckDB against `coverage check`; in Spark and Trino it was parsed (sqlglot), not run by our
+-- tests. No column or alias is a reserved word in any of the three. Dialect notes:
 -- - Strings compare by code point in all three (DuckDB and Trino by default; Spark binary),
 --   which is the CLI's order of payer ids.
 -- - The line's diagnoses are matched with LIKE against ';' || codes || ';' rather than split
@@ -33,12 +37,13 @@ WITH
 claim AS (
   SELECT
     c.line,
-    UPPER(TRIM(c.procedure)) AS procedure_text,
+    -- A code holds no space (a line whose code does is a bad line): `CPT : 97110` reads alike.
+    REPLACE(UPPER(c.procedure), ' ', '') AS procedure_text,
     -- The line's diagnoses, normalised as the filter compares them and wrapped in ';'.
-    ';' || REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(
-      UPPER(COALESCE(c.diagnosis, '')),
+    ';' || REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(
+      REPLACE(UPPER(COALESCE(c.diagnosis, '')), ' ', ''),
       'ICD-10-CM:', ''), 'ICD10CM:', ''), 'ICD-10:', ''), 'ICD10:', ''),
-      ' ', ''), '.', ''), ',', ';') || ';' AS diagnoses,
+      '.', ''), ',', ';') || ';' AS diagnoses,
     NULLIF(UPPER(TRIM(c.state)), '') AS state,
     NULLIF(REPLACE(LOWER(TRIM(c.lob)), '-', '_'), '') AS lob,
     NULLIF(TRIM(c.payer), '') AS payer,
@@ -54,7 +59,11 @@ line_scope AS (
       WHEN SUBSTR(procedure_text, 1, 1) BETWEEN '0' AND '9' THEN 'CPT'
       ELSE 'HCPCS'
     END AS code_system,
-    TRIM(SUBSTR(procedure_text, POSITION(':' IN procedure_text) + 1)) AS code,
+    CASE
+      WHEN procedure_text LIKE 'CPT:%' THEN SUBSTR(procedure_text, 5)
+      WHEN procedure_text LIKE 'HCPCS:%' THEN SUBSTR(procedure_text, 7)
+      ELSE procedure_text
+    END AS code,
     -- States Medicare splits (cli.md, "States that Medicare splits"): a state asks for its
     -- sub-state jurisdictions, and a jurisdiction for its state.
     CASE state

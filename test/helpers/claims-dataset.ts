@@ -136,8 +136,14 @@ export function generateClaims(
     const procedure = i % 29 === 0 ? "CPT:99999" : pick(pools.procedures);
     const dx = Array.from({ length: int(4) }, () => spell(pick(pools.diagnoses), int(3)));
     const claim: ClaimRow = {
-      // A bare code now and then (CPT when it starts with a digit, HCPCS otherwise).
-      procedure: rand() < 0.2 ? procedure.slice(procedure.indexOf(":") + 1) : procedure,
+      // A bare code now and then (CPT when it starts with a digit, HCPCS otherwise), or one in
+      // lower case with a space after the colon.
+      procedure:
+        rand() < 0.2
+          ? procedure.slice(procedure.indexOf(":") + 1)
+          : rand() < 0.15
+            ? procedure.toLowerCase().replace(":", ": ")
+            : procedure,
       diagnosis: dx.join(rand() < 0.5 ? ";" : ","),
       date: day(START - 200 * DAY + int(3400) * DAY),
     };

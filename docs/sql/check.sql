@@ -7,10 +7,9 @@
 -- `line` is the claim's own number; the other columns are what `check --input` reads: text,
 -- an empty value as NULL (or '', except in `date`), `procedure` as CPT:97110, HCPCS:E0601 or
 -- a bare code (CPT when it starts with a digit, HCPCS otherwise; any case), `diagnosis` one or
--- more ICD-10-CM codes
--- joined by ';' or ',' (with or without ICD10CM:, dots, any case), `state` a state or a
--- Medicare jurisdiction (NF, SF, DN, QN, UN, EM, WM), `lob` a LOB category, `payer` a payer
--- id as the catalogue spells it, `date` the date of service (YYYY-MM-DD text or a DATE).
+-- more ICD-10-CM codes joined by ';' or ',' (with or without ICD10CM:, dots, any case),
+-- `state` a state or a Medicare jurisdiction (NF, SF, DN, QN, UN, EM, WM), `lob` a LOB
+-- category, `payer` a payer id as the catalogue spells it, `date` the date of service (YYYY-MM-DD text or a DATE).
 --
 -- The result has one row per line and payer x LOB, as `check --format csv` gives them:
 -- line, payer_id, lob, verdict (ordered by line, payer id, then LOB in the API's order). A line

@@ -9,7 +9,8 @@
 -- a bare code (CPT when it starts with a digit, HCPCS otherwise; any case), `diagnosis` one or
 -- more ICD-10-CM codes joined by ';' or ',' (with or without ICD10CM:, dots, any case),
 -- `state` a state or a Medicare jurisdiction (NF, SF, DN, QN, UN, EM, WM), `lob` a LOB
--- category, `payer` a payer id as the catalogue spells it, `date` the date of service (YYYY-MM-DD text or a DATE).
+-- category, `payer` a payer id as the catalogue spells it, `date` the date of service
+-- (YYYY-MM-DD text or a DATE).
 --
 -- The result has one row per line and payer x LOB, as `check --format csv` gives them:
 -- line, payer_id, lob, verdict (ordered by line, payer id, then LOB in the API's order). A line

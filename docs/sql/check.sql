@@ -9,8 +9,8 @@
 -- a bare code (CPT when it starts with a digit, HCPCS otherwise; any case), `diagnosis` one or
 -- more ICD-10-CM codes joined by ';' or ',' (with or without ICD10CM:, dots, any case),
 -- `state` a state or a Medicare jurisdiction (NF, SF, DN, QN, UN, EM, WM), `lob` a LOB
--- category, `payer` a payer id as the catalogue spells it, `date` the date of service
--- (YYYY-MM-DD text or a DATE).
+-- category, `payer` a payer id in any case, `date` the date of service (YYYY-MM-DD text or a
+-- DATE).
 --
 -- The result has one row per line and payer x LOB, as `check --format csv` gives them:
 -- line, payer_id, lob, verdict (ordered by line, payer id, then LOB in the API's order). A line
@@ -18,8 +18,9 @@
 -- for (NULL where it asked for none: the CSV's empty field).
 --
 -- What this query does not do that `coverage check` does: it checks no input (a bad code,
--- system or date is the caller's to keep out; the CLI reports such a line and skips it), and a
--- line without a date is in scope of nothing (the CLI uses --date or the data's today).
+-- system or date, a payer that no policy names, are the caller's to keep out; the CLI reports
+-- such a line and skips it), and a line without a date is in scope of nothing (the CLI uses
+-- --date or the data's today).
 --
 -- Standard SQL only (CASE, LIKE, ||, SUBSTR, REPLACE, NULLIF, CAST, NOT EXISTS), written to
 -- run unchanged in DuckDB, Spark SQL (3.x) and Trino: test/e2e/parquet-sql.test.ts runs it in
@@ -38,7 +39,8 @@ claim AS (
   SELECT
     c.line,
     -- A code holds no space (a line whose code does is a bad line): `CPT : 97110` reads alike.
-    REPLACE(UPPER(c.procedure), ' ', '') AS procedure_text,
+    -- Cast: a reader that guesses types makes a column of bare CPT codes a number.
+    REPLACE(UPPER(CAST(c.procedure AS VARCHAR(64))), ' ', '') AS procedure_text,
     -- The line's diagnoses, normalised as the filter compares them and wrapped in ';'.
     ';' || REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(
       REPLACE(UPPER(COALESCE(c.diagnosis, '')), ' ', ''),
@@ -46,9 +48,12 @@ claim AS (
       '.', ''), ',', ';') || ';' AS diagnoses,
     NULLIF(UPPER(TRIM(c.state)), '') AS state,
     NULLIF(REPLACE(LOWER(TRIM(c.lob)), '-', '_'), '') AS lob,
-    NULLIF(TRIM(c.payer), '') AS payer,
+    -- The payer in the catalogue's spelling (compared ignoring case, as check does).
+    COALESCE(known.payer_id, NULLIF(TRIM(CAST(c.payer AS VARCHAR(255))), '')) AS payer,
     CAST(c.date AS DATE) AS service_date
   FROM claims c
+  LEFT JOIN (SELECT DISTINCT payer_id FROM applicability) known
+    ON UPPER(known.payer_id) = UPPER(TRIM(CAST(c.payer AS VARCHAR(255))))
 ),
 line_scope AS (
   SELECT

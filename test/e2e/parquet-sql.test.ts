@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
+import { stringify } from "csv-stringify/sync";
 import { beforeAll, describe, expect, it } from "vitest";
 import { expandStates } from "../../src/requests/sub-states.js";
 import { CORE_TABLES } from "../../src/snapshot/parquet-tables.js";
@@ -63,19 +64,33 @@ async function checkRows(data: string, claims: ClaimRow[]): Promise<string[][]> 
   return rows.map((row) => [row.line!, row.payer_id!, row.lob!, row.verdict!]);
 }
 
-/** docs/sql/check.sql over the exported tables and the same lines as a `claims` table. */
-async function sqlRows(db: DuckConnection, claims: ClaimRow[]): Promise<string[][]> {
-  const input = path.join(tmp(), "claims-table.ndjson");
-  writeFileSync(
-    input,
-    claims.map((c, i) => JSON.stringify({ line: i + 1, ...c })).join("\n") + "\n",
-  );
+/**
+ * docs/sql/check.sql over the exported tables and the same lines as a `claims` table: every
+ * column text (as `check --input` reads them), or as a CSV whose types DuckDB guesses (`date`
+ * a DATE, `line` a number), the way a data team reads a file.
+ */
+async function sqlRows(
+  db: DuckConnection,
+  claims: ClaimRow[],
+  read: "text" | "guessed" = "text",
+): Promise<string[][]> {
+  const numbered = claims.map((c, i) => ({ line: i + 1, ...c }));
+  const input = path.join(tmp(), read === "text" ? "claims.ndjson" : "claims.csv");
   await db.run("DROP TABLE IF EXISTS claims");
-  await db.run(
-    `CREATE TABLE claims AS SELECT * FROM read_json('${input}', format = 'newline_delimited',
-      columns = {line: 'INTEGER', procedure: 'VARCHAR', diagnosis: 'VARCHAR', state: 'VARCHAR',
-                 lob: 'VARCHAR', payer: 'VARCHAR', date: 'VARCHAR'})`,
-  );
+  if (read === "text") {
+    writeFileSync(input, numbered.map((c) => JSON.stringify(c)).join("\n") + "\n");
+    await db.run(
+      `CREATE TABLE claims AS SELECT * FROM read_json('${input}', format = 'newline_delimited',
+        columns = {line: 'INTEGER', procedure: 'VARCHAR', diagnosis: 'VARCHAR', state: 'VARCHAR',
+                   lob: 'VARCHAR', payer: 'VARCHAR', date: 'VARCHAR'})`,
+    );
+  } else {
+    const columns = ["line", "procedure", "diagnosis", "state", "lob", "payer", "date"];
+    writeFileSync(input, stringify(numbered, { header: true, columns }));
+    await db.run(`CREATE TABLE claims AS FROM read_csv('${input}')`);
+    const types = (await db.runAndReadAll("DESCRIBE claims")).getRowObjects();
+    expect(types.find((t) => t.column_name === "date")!.column_type).toBe("DATE");
+  }
   const result = await db.runAndReadAll(CHECK_SQL);
   expect(result.columnNames()).toEqual(["line", "payer_id", "lob", "verdict"]);
   return result
@@ -200,6 +215,7 @@ describe.skipIf(skipReason)("Parquet export of the bundled data, read by DuckDB"
     const fromCli = await checkRows(snapshot, claims);
     expect(new Set(fromCli.map((r) => r[3])).size).toBeGreaterThanOrEqual(5);
     expectSameRows(claims, await sqlRows(db, claims), fromCli);
+    expectSameRows(claims, await sqlRows(db, claims, "guessed"), fromCli);
   });
 });
 

@@ -149,8 +149,11 @@ export function generateClaims(
     };
     if (rand() < 0.8)
       claim.state = rand() < 0.2 ? pick(CLAIM_STATES).toLowerCase() : pick(CLAIM_STATES);
+    // A LOB as typed (`Medicare-Advantage`), a payer id in the wrong case (matches nothing).
     if (rand() < 0.3) claim.lob = pick(CATEGORIES);
+    if (claim.lob && rand() < 0.2) claim.lob = claim.lob.toUpperCase().replaceAll("_", "-");
     if (rand() < 0.3) claim.payer = pick(pools.payers);
+    if (claim.payer && rand() < 0.1) claim.payer = claim.payer.toLowerCase();
     claims.push(claim);
   }
   return claims;

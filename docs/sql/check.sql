@@ -32,6 +32,8 @@
 --   into rows, because splitting is not portable (DuckDB unnest(string_split(...)), Spark
 --   explode(split(...)), Trino CROSS JOIN UNNEST(split(...))). On very large claim tables,
 --   splitting with the engine's own function and joining on the code is faster.
+-- - The query ends with `;` (the duckdb and trino command lines run it on reading that);
+--   Trino's client API, a JDBC driver or a notebook cell may want it left off.
 -- - `date` is cast to DATE: a text that is not a date fails the query in DuckDB and Trino (and
 --   in Spark with spark.sql.ansi.enabled; without it Spark makes it NULL): keep such lines out.
 WITH
@@ -173,4 +175,4 @@ ORDER BY
     WHEN 'medicare_part_d' THEN 5
     WHEN 'medicaid' THEN 6
     WHEN 'individual_aca' THEN 7
-  END
+  END;

@@ -136,7 +136,7 @@ _coverage_option() {
     '|--data'|'search|--body'|'check|--input'|'download|-o'|'download|--output'|'data build|-o'|\
     'data build|--output'|'data export|-o'|'data export|--output'|'data import mcd|-o'|\
     'data import mcd|--output'|'data import mcd|--icd10cm'|'data import mcd|--hcpcs') REPLY='file' ;;
-    '|--format') REPLY='choices table json ndjson csv parquet' ;;
+    '|--format') REPLY='choices table json ndjson csv' ;;
     'search|--code'|'updates|--code'|'matrix|--code') REPLY='partial CPT: CPT_MODIFIER: HCPCS: HCPCS_MODIFIER: ICD10CM:' ;;
     'search|--relationship') REPLY='list covers does-not-cover references' ;;
     'search|--match') REPLY='choices any all' ;;

@@ -809,7 +809,7 @@ function __coverage_option --argument-names path option --description 'What a co
             'data import mcd|--hcpcs'
             printf '%s\n' 'file'
         case '|--format'
-            printf '%s\n' 'choices' 'table' 'json' 'ndjson' 'csv' 'parquet'
+            printf '%s\n' 'choices' 'table' 'json' 'ndjson' 'csv'
         case 'search|--code' 'updates|--code' 'matrix|--code'
             printf '%s\n' 'partial' 'CPT:' 'CPT_MODIFIER:' 'HCPCS:' 'HCPCS_MODIFIER:' 'ICD10CM:'
         case 'search|--relationship'

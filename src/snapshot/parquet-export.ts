@@ -25,6 +25,7 @@ import {
   type ParquetColumn,
   type ParquetTable,
 } from "./parquet-tables.js";
+import { dayNumber } from "./days.js";
 import { openSnapshotDatabase } from "./store.js";
 
 type Value = string | number | bigint | Uint8Array | null;
@@ -49,8 +50,7 @@ export interface ParquetExportResult {
 // policies table with long criteria texts): memory is one row group.
 const ROW_GROUP_ROWS = 100_000;
 const ROW_GROUP_BYTES = 32 * 1024 * 1024;
-const DAY_MS = 86_400_000;
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The tables of this snapshot, in export order: the core ones, then the optional ones it has. */
 export function tablesOf(db: DatabaseSync): ParquetTable[] {
@@ -72,15 +72,14 @@ export function tablesOf(db: DatabaseSync): ParquetTable[] {
   return tables;
 }
 
-/** The days since 1970-01-01 of a `YYYY-MM-DD` text (Parquet's DATE). */
+/** The days since 1970-01-01 of a `YYYY-MM-DD` text (Parquet's DATE), any year 0000-9999. */
 function daysOf(value: string, table: string, column: string): number {
-  const m = DAY.exec(value);
-  if (!m)
+  if (!DAY.test(value))
     throw new UsageError(
       `${table}.${column}: '${value}' is not a date (YYYY-MM-DD)`,
       "The snapshot holds a value the export cannot write as DATE; rebuild it with this release.",
     );
-  return Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) / DAY_MS;
+  return dayNumber(value);
 }
 
 /** A value as its Parquet column holds it (`system`: the row's code system, for a code). */

@@ -1,10 +1,10 @@
 import path from "node:path";
 import type { Command } from "commander";
 import type { RunEnvironment } from "../cli/context.js";
-import { UsageError } from "../errors.js";
+import { VERSION } from "../cli/version.js";
 import { outputComplete } from "../files/temp-output.js";
 import { createProgressLine } from "../output/progress-line.js";
-import { examples, withContext } from "./shared.js";
+import { examples, takeFileFormat, withContext } from "./shared.js";
 
 interface ExportFlags {
   output?: string;
@@ -40,17 +40,8 @@ export function registerDataExport(data: Command, run: RunEnvironment): void {
       ]),
     )
     .action(async (...all: unknown[]) => {
-      // The root's --format (cli.md: `data export --format parquet`): taken here, so the
-      // run's settings see no format (they render answers in table, json, ndjson or csv).
-      const command = all[all.length - 1] as Command;
-      const format = command.optsWithGlobals<{ format?: string }>().format ?? "json";
-      if (!FORMATS.includes(format))
-        throw new UsageError(
-          `--format ${format}: data export writes json or parquet`,
-          "Use --format parquet (a folder of tables), or no --format (a JSON dataset).",
-        );
-      for (let c: Command | null = command; c; c = c.parent) c.setOptionValue("format", undefined);
-      (all[all.length - 2] as ExportFlags).format = format;
+      // cli.md writes `data export --format parquet`: the root's option, taken here.
+      (all[all.length - 2] as ExportFlags).format = takeFileFormat(all, FORMATS, "json");
       await action(...all);
     });
   const action = withContext<ExportFlags>(run, async (ctx, flags, [input]) => {
@@ -63,6 +54,7 @@ export function registerDataExport(data: Command, run: RunEnvironment): void {
         const { tables } = await exportParquet(input as string, output, {
           force: flags.force,
           signal: ctx.signal,
+          createdBy: `coverage ${VERSION}`,
           onProgress: (table, rows) => progress.update(`exporting ${table}: ${rows} rows`),
         });
         wrote = `${tables.length} Parquet tables (${tables.map((t) => `${t.name} ${t.rows}`).join(", ")})`;

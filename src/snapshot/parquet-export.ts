@@ -36,6 +36,8 @@ export interface ParquetExportOptions {
   signal?: AbortSignal | undefined;
   /** Called after each row group with the table and its rows so far. */
   onProgress?: (table: string, rows: number) => void;
+  /** The files' `created_by` (the command passes `coverage VERSION`). */
+  createdBy?: string;
   /** Rows per row group (the most a batch holds); tests make it small. */
   rowGroupRows?: number;
 }
@@ -215,12 +217,13 @@ async function openFileWriter(file: string) {
   });
 }
 
-/** Writes one table; returns its row count. */
+/** Writes one table; returns its row count. `about`: the key-value metadata of every file. */
 async function writeTable(
   db: DatabaseSync,
   table: ParquetTable,
   file: string,
   options: ParquetExportOptions,
+  about: Array<{ key: string; value: string }>,
 ): Promise<number> {
   const { ParquetWriter } = await import("hyparquet-writer");
   const writer = await openFileWriter(file);
@@ -228,7 +231,8 @@ async function writeTable(
     const parquet = new ParquetWriter({
       writer,
       schema: schemaOf(table) as never,
-      createdBy: "coverage data export",
+      createdBy: options.createdBy ?? "coverage",
+      kvMetadata: about,
     });
     const limit = options.rowGroupRows ?? ROW_GROUP_ROWS;
     const columns = table.columns;
@@ -287,13 +291,18 @@ export async function exportParquet(
   options: ParquetExportOptions = {},
 ): Promise<ParquetExportResult> {
   refuseJsonDataset(snapshot);
-  const { db } = await openSnapshotDatabase(snapshot, { older: true });
+  const { db, meta } = await openSnapshotDatabase(snapshot, { older: true });
+  // What the catalogue is, in every file: its date and source (DuckDB: parquet_kv_metadata).
+  const about = (["as_of", "source"] as const)
+    .filter((key) => meta.get(key) !== null && meta.get(key) !== undefined)
+    .map((key) => ({ key: `coverage.${key}`, value: String(meta.get(key)) }));
   let destination: Destination | undefined;
   try {
     destination = openDestination(output, options);
     const written: ParquetExportResult["tables"] = [];
     for (const table of tablesOf(db)) {
-      const rows = await writeTable(db, table, destination.pathFor(table.name), options);
+      const file = destination.pathFor(table.name);
+      const rows = await writeTable(db, table, file, options, about);
       written.push({ name: table.name, rows });
     }
     destination.commit(written.map((t) => t.name));

@@ -174,6 +174,15 @@ function openDestination(output: string, options: ParquetExportOptions): Destina
       `${output} holds other files (${present.slice(0, 3).join(", ")}${present.length > 3 ? ", ..." : ""})`,
       "Export into an empty or new folder, or add --force to replace its Parquet files.",
     );
+  // A folder of that name (Spark writes a table as one) would be neither replaced nor removed.
+  const folder = present.find(
+    (name) => name.endsWith(".parquet") && statSync(path.join(target, name)).isDirectory(),
+  );
+  if (folder)
+    throw new UsageError(
+      `${path.join(output, folder)} is a folder, not a file this export can replace`,
+      "Move it away, or export into another folder.",
+    );
   const temps = new Map<string, TempOutput>();
   return {
     pathFor(table) {

@@ -68,6 +68,15 @@ describe.skipIf(!SQLITE)("data export --format parquet: bad input", () => {
     expect(readdirSync(dir).sort()).toEqual([...CORE, "README.txt"].sort());
   });
 
+  it("refuses, even with --force, a folder holding a folder named like a table", async () => {
+    const dir = fresh();
+    mkdirSync(path.join(dir, "policies.parquet"));
+    const r = await exportTo(dir, ["--force"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain("policies.parquet is a folder");
+    expect(readdirSync(dir)).toEqual(["policies.parquet"]);
+  });
+
   it("refuses a file as the folder, and -o -", async () => {
     const file = path.join(fresh(), "x.parquet");
     writeFileSync(file, "x");

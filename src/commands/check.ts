@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import type { CommandContext, RunEnvironment } from "../cli/context.js";
 import { LOB_CATEGORIES } from "../contract/index.js";
 import type { CheckFlags } from "../requests/claim-input.js";
+import { stateExpansionNotice } from "../requests/parse-flags.js";
 import { CHECK_EXAMPLES, CHECK_HELP, CHECK_VERDICTS } from "../views/claim-verdicts.js";
 import { collect, examples, listedOption, withContext } from "./shared.js";
 
@@ -15,6 +16,12 @@ async function runCheck(ctx: CommandContext, flags: CheckFlags, stdin: NodeJS.Re
   const { listCatalogueIds } = await import("../backend/catalogue-ids.js");
   const failOn = input.checkFlags(flags);
   const defaults = input.readDefaults(flags, flags.date ?? (await ctx.today()));
+  // --state widened as every command with a state says it (the lines' own states are not).
+  const widened = stateExpansionNotice({
+    state: flags.state === undefined ? undefined : [flags.state],
+    exactState: flags.exactState,
+  });
+  if (widened) ctx.inform(widened);
   const source = input.sourceName(flags);
   const warn = ctx.warn;
   const knownPayers = async () => listCatalogueIds(await ctx.client(), "payer", warn);
@@ -54,10 +61,13 @@ export function registerCheck(program: Command, run: RunEnvironment): void {
       "an ICD-10-CM diagnosis of the line (repeatable, comma-separated)",
       collect,
     )
-    .option("--state <code>", "the patient's state (a split state brings its jurisdictions)")
+    .option(
+      "--state <code>",
+      "the patient's state (a split state brings its jurisdictions, a jurisdiction its state)",
+    )
     .option(
       "--exact-state",
-      "send --state (and a line's state) as given, without sub-state jurisdictions",
+      "send --state (and a line's state) as given, without sub-state jurisdictions or their state",
     )
     .option("--lob <category>", `the LOB category: ${LOB_CATEGORIES.join(", ")}`)
     .option("--payer <id>", "the payer id (see `coverage payers`)")

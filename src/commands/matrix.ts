@@ -33,7 +33,9 @@ export function registerMatrix(program: Command, run: RunEnvironment): void {
       "after",
       "\nCells: covers, does not cover, mentions, mixed (policies disagree) or - (none), with the\n" +
         "policy numbers behind them. A nationwide scope applies in every state: it counts in each\n" +
-        "state's cell and has its own `nationwide` column. Columns are the --state values, else\n" +
+        "state's cell and has its own `nationwide` column; a statewide one (CA) counts in the cells\n" +
+        "of the state's parts (NF, SF), and summaries name the parts with their state. Columns\n" +
+        "are the --state values sent, else\n" +
         "every state that appears; states alike in every row share a column, and a matrix wider\n" +
         "than the terminal prints in parts. --json has every cell with its policy ids.\n" +
         "How: POST /v1/policies/filter as `coverage code` does (every page, at most 2000 policies).\n" +

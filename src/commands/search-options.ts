@@ -25,7 +25,7 @@ export function addSearchOptions(command: Command, retiredFlags: string[]): Comm
       .option("--lob-id <ids>", "LOB ids (repeatable, comma-separated)", collect)
       .option(
         "--state <codes>",
-        "state codes, any case (nationwide always included; CA, NY, MO bring their Medicare sub-state codes)",
+        "state codes, any case (nationwide always included; CA, NY, MO bring their Medicare sub-state codes, NF, SF, DN, QN, UN, EM, WM their state)",
         collect,
       )
       .option(...EXACT_STATE_FLAG)

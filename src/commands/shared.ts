@@ -105,7 +105,7 @@ export function listedOption(flags: string, description: string, values: readonl
 /** `--exact-state`, the same on every command with `--state`. */
 export const EXACT_STATE_FLAG = [
   "--exact-state",
-  "send --state codes as typed, without the sub-state jurisdictions of CA, NY, MO",
+  "send --state codes as typed: CA, NY, MO without their sub-state jurisdictions, NF, SF, DN, QN, UN, EM, WM without their state",
 ] as const;
 
 /**

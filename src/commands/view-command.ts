@@ -18,7 +18,7 @@ export function addCodeViewOptions(command: Command): Command {
   return command
     .option(
       "--state <codes>",
-      "only scopes in these states (nationwide included; repeatable; CA, NY, MO bring their Medicare sub-state codes)",
+      "only scopes in these states (nationwide included; repeatable; CA, NY, MO bring their Medicare sub-state codes, NF, SF, DN, QN, UN, EM, WM their state)",
       collect,
     )
     .option(...EXACT_STATE_FLAG)

@@ -29,7 +29,7 @@ const States = () =>
   z
     .array(StateCode)
     .describe(
-      "two-letter state codes, upper case; CA, NY and MO bring Medicare's sub-state jurisdictions (NF, SF; DN, QN, UN; EM, WM); nationwide scopes always count",
+      "two-letter state codes, upper case; CA, NY and MO bring Medicare's sub-state jurisdictions (NF, SF; DN, QN, UN; EM, WM), and each of those brings its state (a statewide policy applies in its parts); nationwide scopes always count",
     );
 const Lobs = () => z.array(LobCategory).describe("line-of-business categories");
 const Payers = () =>
@@ -283,7 +283,7 @@ export function defineTools(): ToolSpec[] {
           .optional()
           .describe("ICD-10-CM diagnoses of the line, e.g. ICD10CM:M54.50"),
         state: StateCode.optional().describe(
-          "the patient's state, upper case; CA, NY and MO bring Medicare's sub-state jurisdictions",
+          "the patient's state, upper case; CA, NY and MO bring Medicare's sub-state jurisdictions, and a sub-state code (NF) brings its state (CA)",
         ),
         lob: LobCategory.optional().describe("the line-of-business category"),
         payer: z.string().min(1).optional().describe("the payer id (list_payers)"),

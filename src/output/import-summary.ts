@@ -26,6 +26,10 @@ export function formatImportSummary(report: McdImportReport, output: string): st
     lines.push(
       `${n(report.retiredNcds)} NCD rows terminated before they took effect kept as retired versions (in effect on no day)`,
     );
+  if (report.retiredNcdsByTitle)
+    lines.push(
+      `${n(report.retiredNcdsByTitle)} NCD rows retired by their title alone (no termination date) kept as retired versions (in effect on no day)`,
+    );
   if (report.leftOut.size) {
     lines.push("left out by the import rules:");
     // The reason first and the count after it: "proposed LCDs: 1" reads right at any count.

@@ -6,6 +6,7 @@ import {
   type MatrixRow,
   type Variation,
 } from "../views/matrix.js";
+import { statewideOf } from "../domain/sub-states.js";
 import { renderCodeHeading } from "./code-report-view.js";
 import { renderTable, wrapText, type Column } from "./table.js";
 import { stripControls, type Io } from "./terminal.js";
@@ -67,13 +68,35 @@ export function pageColumns(
   return pages;
 }
 
+/**
+ * States in words, each state's parts beside it (`CA (and its parts NF SF)`, `DN QN (parts of
+ * NY)`), so a part is never read as a state of its own.
+ */
+function nameStates(states: readonly string[], sep: string): string {
+  const homes = new Map<string, string[]>();
+  for (const code of states) {
+    const home = statewideOf(code) ?? code;
+    homes.set(home, [...(homes.get(home) ?? []), code]);
+  }
+  return [...homes]
+    .map(([home, codes]) => {
+      const parts = codes.filter((c) => c !== home);
+      if (parts.length === 0) return home;
+      const named = parts.join(sep);
+      return codes.includes(home)
+        ? `${home} (and its part${parts.length > 1 ? "s" : ""} ${named})`
+        : `${named} (part${parts.length > 1 ? "s" : ""} of ${home})`;
+    })
+    .join(sep);
+}
+
 function describeVerdicts(v: Partial<Record<Verdict, string[]>>, sep = " "): string {
   const parts = Object.entries(v).filter(([verdict]) => verdict !== "none");
   const none = v.none;
-  const text = parts.map(([verdict, where]) => `${verdict} in ${where.join(sep)}`);
+  const text = parts.map(([verdict, where]) => `${verdict} in ${nameStates(where, sep)}`);
   if (none?.length)
     text.push(
-      `no policy in ${none.length <= 3 ? none.join(sep) : `the ${none.length} other states`}`,
+      `no policy in ${none.length <= 3 ? nameStates(none, sep) : `the ${none.length} other states`}`,
     );
   return text.join("; ");
 }

@@ -1,8 +1,11 @@
 // The part of @mixmark-io/domino (turndown's DOM in Node) that the MCD import uses to lay out
-// HTML tables before turndown converts them: the package's own types declare a module "domino".
+// HTML tables and bound lists before turndown converts them: the package's own types declare a module "domino".
 declare module "@mixmark-io/domino" {
   export interface DominoElement {
     readonly tagName: string;
+    readonly nodeName: string;
+    readonly parentNode: DominoElement | null;
+    readonly nextSibling: DominoElement | null;
     readonly children: ArrayLike<DominoElement>;
     readonly parentElement: DominoElement | null;
     readonly ownerDocument: DominoDocument;

@@ -35,7 +35,8 @@ A policy is read as a whole: an article that lists diagnoses for some of its pro
 is read as listing them for all of its procedures. The category shown lets you see which group
 the diagnosis comes from. ICD-10-CM codes compare dotless and in any case (m5450 = M54.50).
 --state CA also asks for NF and SF (Northern and Southern California), NY for DN, QN and UN
-(Downstate, Queens, Upstate New York), MO for EM and WM (Eastern and Western Missouri); add
+(Downstate, Queens, Upstate New York), MO for EM and WM (Eastern and Western Missouri), and
+each of those asks for its state too (a statewide policy applies in its parts); add
 --exact-state to ask for the code alone.
 
 Input file: CSV with a header (procedure, diagnosis, and optional state, lob, payer, date;

@@ -1,6 +1,7 @@
 import type { CodeReference, Policy } from "../contract/index.js";
 import { LobCategory, LOB_CATEGORIES } from "../contract/index.js";
 import { compareCodePoints } from "../domain/compare.js";
+import { statewideOf } from "../domain/sub-states.js";
 import { listRelationships, summarizeVerdict, type Verdict } from "./coverage-summary.js";
 import { findDescription } from "./code-view.js";
 
@@ -58,7 +59,8 @@ const rowKey = (payer: string, lob: string) => JSON.stringify([payer, lob]);
 /**
  * The matrix of one code: rows payer x LOB category, columns states. A nationwide scope applies
  * in every state, so its policies count in every state's cell and also have a column of their
- * own (`nationwide`), which alone shows them when no state-specific scope exists.
+ * own (`nationwide`), which alone shows them when no state-specific scope exists. A statewide
+ * scope applies in each part of its state, so `CA`'s policies count in the `NF` and `SF` cells.
  */
 export function buildMatrix(
   items: readonly Policy[],
@@ -114,10 +116,15 @@ export function buildMatrix(
   for (const { row, byState } of entries) {
     const rowCells: MatrixCell[] = [];
     for (const state of states) {
+      const whole = state === null ? undefined : statewideOf(state);
       const here =
         state === null
           ? (byState.get("") ?? [])
-          : [...(byState.get(state) ?? []), ...(byState.get("") ?? [])];
+          : [
+              ...(byState.get(state) ?? []),
+              ...(whole === undefined ? [] : (byState.get(whole) ?? [])),
+              ...(byState.get("") ?? []),
+            ];
       const policies = [...new Map(here.map((c) => [c.policy.policy_id, c])).values()].sort(
         (a, b) => compareCodePoints(a.policy.policy_id, b.policy.policy_id),
       );
@@ -162,7 +169,9 @@ function groupStates(pairs: Array<[string, Verdict]>): Partial<Record<Verdict, s
 
 /**
  * Where coverage varies: a row whose state cells differ (none included: covered in one state,
- * no policy in another), and a state whose rows with a policy give different verdicts.
+ * no policy in another), and a state whose rows with a policy give different verdicts. A state
+ * with no statewide policy whose parts have one (`CA` beside `NF`, `SF`) is said of its parts
+ * alone: "no policy in CA" would read as no policy anywhere in California.
  */
 export function findVariation(
   rows: readonly MatrixRow[],
@@ -173,8 +182,16 @@ export function findVariation(
   const by_state: Variation["by_state"] = [];
   rows.forEach((row, r) => {
     const pairs: Array<[string, Verdict]> = [];
+    const verdictAt = (c: number) => cells[r * width + c]!.verdict;
+    const coveredByParts = new Set(
+      states.flatMap((s, c) => {
+        const whole = s === null ? undefined : statewideOf(s);
+        return whole !== undefined && verdictAt(c) !== "none" ? [whole] : [];
+      }),
+    );
     states.forEach((s, c) => {
-      if (s !== null) pairs.push([s, cells[r * width + c]!.verdict]);
+      if (s !== null && !(verdictAt(c) === "none" && coveredByParts.has(s)))
+        pairs.push([s, verdictAt(c)]);
     });
     if (new Set(pairs.map(([, v]) => v)).size > 1)
       by_state.push({ ...row, verdicts: groupStates(pairs) });

@@ -342,10 +342,212 @@ describe("the MCD import on the excerpt in the real export's format", () => {
   });
 
   it("the summary counts the links each rule excluded", () => {
-    // A56566: 2 named (rule 2); A54095 group 7: 95999 named, 2 by "the following" (rule 3).
+    // A56566: 2 named (rule 2); A54095 group 7: 95999 named, 2 by "the following" (rule 3);
+    // A56737: 75571 named; A57604 ("Not payable by Medicare") and A60249 ("Non-coverage"): 2 each.
     expect(imported.stderr).toMatch(
-      /3 HCPCS\/CPT links named in a not-covered sentence, 2 in a group declared not covered/,
+      /4 HCPCS\/CPT links named in a not-covered sentence, 6 in a group declared not covered/,
     );
+  });
+
+  // mcd-import.md rule 5, on real paragraphs: each wording, with the codes of its group.
+  const paragraphOf = (article: string, group: string) =>
+    table("article_x_hcpc_code_group.csv").find(
+      (r) => r.article_id === article && r.hcpc_code_group === group,
+    )!.paragraph!;
+  const codesOf = (article: string, group: string) =>
+    table("article_x_hcpc_code.csv")
+      .filter((r) => r.article_id === article && r.hcpc_code_group === group)
+      .map((r) => r.hcpc_code_id!);
+  it.each([
+    ["56737", "1", /CPT code (\w{5}) is not a covered service/, "named"],
+    ["57604", "2", /^\s*(?:<[^>]+>\s*)*Not payable by Medicare\s*(?:<[^>]+>\s*)*$/, "group"],
+    ["60249", "3", /^\s*(?:<[^>]+>\s*)*Non-coverage\s*(?:<[^>]+>\s*)*$/, "group"],
+    ["58710", "8", /Conditionally Non-covered[\s\S]*same DOS when/, "none"],
+  ] as const)(
+    "A%s group %s: the real wording %s excludes %s",
+    async (article, group, wording, excludes) => {
+      const paragraph = paragraphOf(article, group);
+      const m = wording.exec(paragraph);
+      expect(m, paragraph).not.toBeNull();
+      const rel = relationships(await policy(`cms-article/A${article}`));
+      const codes = codesOf(article, group);
+      expect(codes.length).toBeGreaterThan(1);
+      for (const code of codes)
+        expect(rel[code], code).toBe(
+          excludes === "group" || (excludes === "named" && code === m![1])
+            ? "DOES_NOT_COVER"
+            : "COVERS",
+        );
+    },
+  );
+
+  it("a combination limit keeps its condition in the category for the analyst", async () => {
+    const d = await policy("cms-article/A58710");
+    const g = d.code_groups.find((x) => x.codes.includes(codesOf("58710", "8")[0]!))!;
+    expect(g.relationship).toBe("COVERS");
+    expect(g.category).toMatch(
+      /^Conditionally Non-covered CPT codes: The following CPT codes are NOT covered/,
+    );
+  });
+
+  // Rule 6: the category quotes the sentence naming the code, not the paragraph's first words.
+  it("A56566: G0295's category is the sentence that names it, not the list's opening", async () => {
+    const paragraph = paragraphOf("56566", "1")
+      .replace(/<[^>]+>/g, " ")
+      .replace(/\s+/g, " ");
+    const sentence = /HCPCS code G0295 is status N[^.]*\./.exec(paragraph)![0];
+    expect(paragraph.trim().startsWith(sentence)).toBe(false);
+    const d = await policy("cms-article/A56566");
+    const g = d.code_groups.find((x) => x.codes.includes("G0295"))!;
+    expect(g.category!.startsWith(sentence)).toBe(true);
+  });
+
+  it("check: a supported row quotes the sentence declaring the ICD-10 group, not the provider's-responsibility opening", async () => {
+    const group = table("article_x_icd10_covered_group.csv")[0]!;
+    const text = group
+      .paragraph!.replace(/<[^>]+>/g, " ")
+      .replace(/&rsquo;/g, "\u2019")
+      .replace(/&nbsp;/g, " ")
+      .replace(/\s+/g, " ")
+      .replace(/ ([,.])/g, "$1")
+      .trim();
+    expect(text).toMatch(/^It is the provider\u2019s responsibility to select codes/);
+    const declaration = /The following ICD-10-CM codes support medical necessity[^]*/.exec(
+      text,
+    )![0];
+    const diagnosis = table("article_x_icd10_covered.csv").find(
+      (r) => r.icd10_covered_group === group.icd10_covered_group,
+    )!.icd10_code_id!;
+    const procedure = table("article_x_hcpc_code.csv").find(
+      (r) => r.article_id === group.article_id && declaration.includes(r.hcpc_code_id!),
+    )!.hcpc_code_id!;
+    const state = expectedScopes(
+      "article_x_contractor.csv",
+      "article_id",
+      group.article_id!,
+      "2000-01-01",
+    )
+      .find((s) => s.endsWith(":medicare_part_b"))!
+      .split(":")[0]!;
+    const r = await cli([
+      "check",
+      "--procedure",
+      procedure,
+      "--diagnosis",
+      diagnosis,
+      "--state",
+      state,
+      "--lob",
+      "medicare_part_b",
+      "--json",
+    ]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as {
+      lines: Array<{ results: Array<{ verdict: string; policies: Array<{ category: string }> }> }>;
+    };
+    const row = out.lines[0]!.results.find((x) => x.verdict === "supported")!;
+    expect(declaration.startsWith(row.policies[0]!.category)).toBe(true);
+  });
+
+  it("L33718: the covered codes' category skips the disclaimer", async () => {
+    const paragraph = table("lcd_x_hcpc_code_group.csv")[0]!.paragraph!;
+    expect(paragraph).toMatch(/^\s*(?:<[^>]+>\s*)*The appearance of a code in this section/);
+    const d = await policy("cms-lcd/L33718");
+    const g = d.code_groups.find((x) => x.codes.includes("E0601"))!;
+    expect(g.category).not.toMatch(/appearance of a code/);
+  });
+
+  // NCDs retired by their title alone (mcd-import.md: all 40 of the 2026-02-15 export retired).
+  const retiredByTitle = table("ncd_trkg.csv").filter(
+    (r) => /(?:\s-\s*RETIRED|\(RETIRED\))\s*$/i.test(r.ncd_mnl_sect_title!) && !r.ncd_trmntn_dt,
+  );
+  it("the excerpt holds an NCD retired by its title alone (220.6.4)", () => {
+    expect(retiredByTitle.map((r) => r.ncd_mnl_sect)).toContain("220.6.4");
+  });
+  it.each(retiredByTitle.map((r) => [r.ncd_mnl_sect!, r] as const))(
+    "NCD %s, retired by its title, is a retired version in effect on no day",
+    async (section, row) => {
+      const id = `cms-ncd/${section}/${day(row.ncd_efctv_dt!)}`;
+      const d = await policy(`cms-ncd/${section}`);
+      expect(d.policy_id).toBe(id);
+      expect(d.effective_to_date).toBe(d.effective_from_date);
+      expect(d.summary?.startsWith("Retired:")).toBe(true);
+      expect(await searchIds(["--retired"])).toContain(id);
+      expect(await searchIds(["--no-retired"])).not.toContain(id);
+      expect(await searchIds(["--effective-on", day(row.ncd_efctv_dt!)])).not.toContain(id);
+    },
+  );
+
+  /** The items of an HTML list as the source renders them: [depth, marker, first words]. */
+  function renderedItems(html: string): Array<[number, string, string]> {
+    const out: Array<[number, string, string]> = [];
+    const lists: Array<{ type: string; n: number }> = [];
+    for (const m of html.matchAll(/<(\/?)(ol|ul|li)\b([^>]*)>([^<]*)/gi)) {
+      const [, close, tag, attrs, text] = m as unknown as [string, string, string, string, string];
+      if (tag.toLowerCase() === "li") {
+        if (close || !lists.length) continue;
+        const list = lists.at(-1)!;
+        const marker =
+          list.type === "a"
+            ? String.fromCharCode(96 + list.n)
+            : list.type === "ul"
+              ? "-"
+              : `${list.n}`;
+        list.n++;
+        out.push([
+          lists.length,
+          marker,
+          text
+            .replace(/&#8217;/g, "\u2019")
+            .trim()
+            .split(/\s+/)
+            .slice(0, 4)
+            .join(" "),
+        ]);
+      } else if (close) lists.pop();
+      else
+        lists.push({
+          type: tag.toLowerCase() === "ul" ? "ul" : (/type="(\w)"/.exec(attrs)?.[1] ?? "1"),
+          n: Number(/start="(\d+)"/.exec(attrs)?.[1] ?? 1),
+        });
+    }
+    return out;
+  }
+
+  it.each(["240.4", "190.13"])(
+    "NCD %s's lists are numbered as the source renders them (br between items, letters, start, nesting)",
+    async (section) => {
+      const html = table("ncd_trkg.csv").find((r) => r.ncd_mnl_sect === section)!.indctn_lmtn!;
+      const items = renderedItems(html);
+      expect(items.some(([, marker]) => marker === "a")).toBe(true);
+      const text = (await policy(`cms-ncd/${section}`)).criteria_text!;
+      let from = 0;
+      for (const [depth, marker, words] of items) {
+        if (!words) continue;
+        const line = new RegExp(
+          `^${" ".repeat(4 * (depth - 1))}${marker === "-" ? "-" : `${marker}\\.`}\\s+${words.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`,
+          "m",
+        );
+        const at = text.slice(from).search(line);
+        expect(at, `${marker} ${words}`).toBeGreaterThanOrEqual(0);
+        from += at;
+      }
+    },
+  );
+
+  it("--state NF finds L33718, filed by the DME MACs under CA (entire state) and not NF", async () => {
+    const states = new Set(
+      expectedScopes("lcd_x_contractor.csv", "lcd_id", "33718", "2000-01-01").map(
+        (s) => s.split(":")[0],
+      ),
+    );
+    expect(states.has("CA")).toBe(true);
+    expect(states.has("NF")).toBe(false);
+    const id = (await policy("cms-lcd/L33718")).policy_id;
+    expect(await searchIds(["--code", "HCPCS:E0601", "--state", "NF"])).toContain(id);
+    expect(
+      await searchIds(["--code", "HCPCS:E0601", "--state", "NF", "--exact-state"]),
+    ).not.toContain(id);
   });
 
   it("Windows-1252 text and bare line feeds inside quoted HTML are read as written", async () => {

@@ -192,9 +192,21 @@ describe.concurrent("rule Filter 4: one link for payer + LOB + LOB id + state", 
       ],
     ],
     [
-      "states any case, a Medicare jurisdiction",
-      ["--state", "nf"],
+      "states any case, a Medicare jurisdiction as typed",
+      ["--state", "nf", "--exact-state"],
       ["s/cms-nf/2020-01-01", "s/cms/2020-01-01", "s/nation/2020-01-01", "s/opaque/2020-01-01"],
+    ],
+    [
+      "a Medicare jurisdiction brings its state's statewide policies",
+      ["--state", "nf"],
+      [
+        "s/ca/2020-01-01",
+        "s/cms-nf/2020-01-01",
+        "s/cms/2020-01-01",
+        "s/nation/2020-01-01",
+        "s/opaque/2020-01-01",
+        "s/split/2020-01-01",
+      ],
     ],
     [
       "payer + state on one link",

@@ -1,4 +1,4 @@
-import { htmlToMarkdown } from "./html.js";
+import { boundLists, htmlToMarkdown } from "./html.js";
 
 /** Fields up to this size are converted whole; larger ones in pieces of about this size. */
 export const PIECE_CHARS = 1 << 20;
@@ -12,7 +12,10 @@ const SPACE = /\s/g;
  * converted whole peaked at 1.5 GB; in pieces, memory stays at a small multiple of the field.
  * A piece cut inside an outer element converts as if that element closed there.
  */
-export function htmlToMarkdownInPieces(html: string, pieceChars = PIECE_CHARS): string {
+export function htmlToMarkdownInPieces(field: string, pieceChars = PIECE_CHARS): string {
+  // Lists bounded over the whole field, before it is cut: a run of a million `<br>`s between two
+  // items shrinks to two, and the items stay in one piece and one list.
+  const html = field.length <= pieceChars ? field : boundLists(field);
   if (html.length <= pieceChars) return htmlToMarkdown(html);
   let out = "";
   let from = 0;

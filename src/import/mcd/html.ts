@@ -11,6 +11,30 @@ const markdown = new TurndownService({
 });
 // HTML tables (NCD 190.10's screening frequencies) as GFM tables, not one paragraph per cell.
 markdown.use(gfm.tables);
+// Lists numbered as the source renders them (mcd-import.md): turndown counts a `<br>` between
+// `<li>`s as an item (NCD 240.4's criteria came out 1, 3, 5 ... 15) and numbers every list in
+// decimal. Added rules come before turndown's own.
+markdown.addRule("listItem", {
+  filter: "li",
+  replacement: (content, node) => {
+    const item = node as unknown as DominoElement;
+    const parent = item.parentNode as DominoElement | null;
+    // turndown's own spacing: the marker, a full stop and two spaces; a bullet and three.
+    const prefix = parent?.nodeName === "OL" ? `${markerOf(item, parent)}.  ` : "-   ";
+    const paragraph = /\n$/.test(content);
+    const body = content.replace(/^\n+|\n+$/g, "") + (paragraph ? "\n" : "");
+    return (
+      prefix +
+      body.replace(/\n/g, `\n${" ".repeat(prefix.length)}`) +
+      (item.nextSibling ? "\n" : "")
+    );
+  },
+});
+// A `<br>` between a list's items spaces them on the page; in markdown it is no item and no text.
+markdown.addRule("breakBetweenItems", {
+  filter: (node) => node.nodeName === "BR" && /^(?:OL|UL)$/.test(node.parentNode?.nodeName ?? ""),
+  replacement: () => "",
+});
 
 // Plain text: every element becomes its content, blocks on lines of their own, nothing escaped.
 const BLOCKS = new Set(
@@ -34,12 +58,97 @@ const lines = (s: string) => s.replaceAll("\r\n", "\n").replaceAll("\r", "\n");
 export function htmlToMarkdown(html: string): string {
   if (!html.trim()) return "";
   if (!hasMarkup(html)) return lines(html).trim();
-  if (!/<table/i.test(html)) return markdown.turndown(html).trim();
-  // Tables are laid out on their grid first: parsed here (with turndown's own DOM) and handed over.
-  const doc = createDocument(`<x-turndown id="root">${html}</x-turndown>`);
+  if (!/<(?:table|ol|ul|li)\b/i.test(html)) return markdown.turndown(html).trim();
+  // Tables are laid out on their grid first, and lists bounded in depth: parsed here (with
+  // turndown's own DOM) and handed over.
+  const doc = createDocument(`<x-turndown id="root">${boundLists(html)}</x-turndown>`);
   const root = doc.getElementById("root")!;
   for (const table of Array.from(root.querySelectorAll("table"))) layOutTable(table);
   return markdown.turndown(root as unknown as TurndownService.Node).trim();
+}
+
+// Lists nested deeper than this are laid out as lines of their deepest kept item: each level
+// indents every line below it, and the HTML parser's work on an element grows with its depth,
+// so ten thousand levels took minutes and overflowed the stack. Real NCDs nest three deep.
+const MAX_LIST_DEPTH = 16;
+const LIST_TAG = /<(\/?)(ol|ul|li)\b[^>]*>/gi;
+// A run of `<br>`s (a million between two items) spaces the page: two say as much in markdown.
+const BREAK_RUN = /(?:<br\b[^>]*>\s*){3,}/gi;
+
+/**
+ * The HTML with its lists bounded before it is parsed, in one pass over the text: the list tags
+ * nested deeper than MAX_LIST_DEPTH dropped (an item's start becomes a line break, so each item
+ * keeps its line and its text as written), and runs of line breaks cut to two.
+ */
+export function boundLists(html: string): string {
+  let depth = 0;
+  return html
+    .replace(LIST_TAG, (tag: string, close: string, name: string) => {
+      if (name.toLowerCase() === "li") return depth <= MAX_LIST_DEPTH ? tag : close ? "" : "<br>";
+      const was = depth;
+      depth = close ? Math.max(0, depth - 1) : depth + 1;
+      return Math.max(was, depth) > MAX_LIST_DEPTH ? "" : tag;
+    })
+    .replace(BREAK_RUN, "<br><br>");
+}
+
+// Each `<ol>`'s item numbers, worked out once per list (a list of a million items costs a
+// million steps, not a million squared).
+const numbers = new WeakMap<DominoElement, Map<DominoElement, bigint>>();
+
+/** A list item's marker as the source renders it: its number in the list's `type`, from `start`. */
+function markerOf(item: DominoElement, list: DominoElement): string {
+  let byItem = numbers.get(list);
+  if (!byItem) {
+    byItem = new Map();
+    let n = integerAttribute(list, "start") ?? 1n;
+    for (const child of Array.from(list.children))
+      if (child.nodeName === "LI") {
+        n = integerAttribute(child, "value") ?? n;
+        byItem.set(child, n++);
+      }
+    numbers.set(list, byItem);
+  }
+  return formatNumber(byItem.get(item) ?? 1n, list.getAttribute("type") ?? "1");
+}
+
+/** An integer attribute as written (any size), or undefined. */
+function integerAttribute(element: DominoElement, name: string): bigint | undefined {
+  const value = element.getAttribute(name)?.trim() ?? "";
+  return /^[-+]?\d{1,64}$/.test(value) ? BigInt(value) : undefined;
+}
+
+const ROMAN: Array<[number, string]> = [
+  [1000, "m"],
+  [900, "cm"],
+  [500, "d"],
+  [400, "cd"],
+  [100, "c"],
+  [90, "xc"],
+  [50, "l"],
+  [40, "xl"],
+  [10, "x"],
+  [9, "ix"],
+  [5, "v"],
+  [4, "iv"],
+  [1, "i"],
+];
+
+/** A number in an `<ol type>`: a/A letters, i/I roman (1-3999), else decimal, as browsers do. */
+function formatNumber(n: bigint, type: string): string {
+  if ((type === "a" || type === "A") && n > 0n) {
+    let letters = "";
+    for (let k = n; k > 0n; k = (k - 1n) / 26n)
+      letters = String.fromCharCode(97 + Number((k - 1n) % 26n)) + letters;
+    return type === "A" ? letters.toUpperCase() : letters;
+  }
+  if ((type === "i" || type === "I") && n > 0n && n < 4000n) {
+    let rest = Number(n);
+    let roman = "";
+    for (const [value, digits] of ROMAN) for (; rest >= value; rest -= value) roman += digits;
+    return type === "I" ? roman.toUpperCase() : roman;
+  }
+  return n.toString();
 }
 
 /**

@@ -27,7 +27,13 @@ import {
   UnknownContractorKind,
 } from "./map.js";
 import { htmlToMarkdownInPieces } from "./html-pieces.js";
-import { exclusionOf, readParagraph, type ParagraphReading } from "./paragraph-rule.js";
+import {
+  exclusionOf,
+  keySentences,
+  readParagraph,
+  type KeySentences,
+  type ParagraphReading,
+} from "./paragraph-rule.js";
 import { findTables, type TableSet } from "./sources.js";
 
 export interface McdImportOptions {
@@ -64,6 +70,8 @@ export interface McdImportReport {
   excluded: { named: number; group: number };
   /** NCD rows that are retirement notices (terminated before they took effect), kept retired. */
   retiredNcds: number;
+  /** NCD rows retired by their title alone ("... - RETIRED", no termination date), kept retired. */
+  retiredNcdsByTitle: number;
   /** Malformed rows skipped, by reason, with the first few named by file and line. */
   skipped: { count: number; byReason: Map<string, number>; examples: string[] };
   /** Catalogue descriptions by where they came from. */
@@ -102,8 +110,11 @@ interface Jurisdiction {
   term: string | null;
 }
 interface Group {
+  /** Null when the paragraph says nothing (empty, `N/A`). */
   category: string | null;
   reading: ParagraphReading;
+  /** Rule 6: where a code's category quotes the paragraph from. */
+  key: KeySentences;
 }
 interface Section {
   column: string;
@@ -133,6 +144,11 @@ const ARTICLE_SECTIONS: Section[] = [
   { column: "add_icd10_info", label: "Additional ICD-10 Information" },
   { column: "history_exp", label: "Revision History Explanation" },
 ];
+// An NCD's title marks it retired: "... - RETIRED" (39 rows of the export of 2026-08) or
+// "... (RETIRED)" (2 rows).
+const RETIRED_TITLE = /(?:\s[-\u2013\u2014]\s*RETIRED|\(\s*RETIRED\s*\))\s*$/i;
+const RETIRED_BY_TITLE = "Retired: its title says so; CMS gives no termination date. ";
+
 const NCD_SECTIONS: Section[] = [
   { column: "itm_srvc_desc", label: "Item/Service Description" },
   { column: "indctn_lmtn", label: "Indications and Limitations of Coverage" },
@@ -224,6 +240,7 @@ class McdImport {
     leftOut: new Map(),
     excluded: { named: 0, group: 0 },
     retiredNcds: 0,
+    retiredNcdsByTitle: 0,
     skipped: { count: 0, byReason: new Map(), examples: [] },
     codes: new Map(),
     missing: [],
@@ -534,7 +551,7 @@ class McdImport {
         // A document's first link costs its list and key too (measured: ~4 links' worth).
         this.hold(list.length ? 1 : 4 + Math.ceil(doc.length / CHARS_PER_LINK), file);
         list.push(code, CODE_SYSTEMS.indexOf(system) * 4 + RELATIONSHIPS.indexOf(relationship));
-        list.push(group?.category ?? null);
+        list.push(group ? quoteFor(group, table.kind === "procedure" ? code : undefined) : null);
         this.codeLinks.set(doc, list);
         // ICD-10-CM and HCPCS Level II descriptions are public (CMS/NCHS); the same column holds
         // the AMA's descriptor for a CPT code, which is never kept.
@@ -598,13 +615,16 @@ class McdImport {
     const key = `${number}|${createHash("sha1").update(html).digest("base64")}`;
     let group = this.paragraphs.get(key);
     if (!group) {
+      const lines = htmlToPlainLines(html);
       group = {
         category: toCategory(htmlToPlainText(html)),
-        reading: readParagraph(htmlToPlainLines(html), number),
+        reading: readParagraph(lines, number),
+        key: keySentences(lines, number, toCategory),
       };
       const { named, namedRanges, covered, coveredRanges } = group.reading;
       const codes = named.size + namedRanges.length + covered.size + coveredRanges.length;
-      this.hold(2 + codes + Math.ceil((group.category?.length ?? 0) / CHARS_PER_LINK), file);
+      const text = (group.category?.length ?? 0) + group.key.chars;
+      this.hold(2 + codes + Math.ceil(text / CHARS_PER_LINK), file);
       this.paragraphs.set(key, group);
     }
     return group;
@@ -797,11 +817,17 @@ class McdImport {
         });
     }
     // mcd-import.md: an NCD row terminated before it took effect is the retirement notice of
-    // that NCD; it is kept as a version in effect on no day, its summary saying so.
+    // that NCD; it is kept as a version in effect on no day, its summary saying so. A row whose
+    // title says it is retired is one too, with or without a termination date (27 rows of the
+    // export of 2026-02-15 have none), so a week that adds or drops the date changes no status.
     let retiredOn: string | undefined;
+    let retiredByTitle = false;
     if (to !== null && to <= from) {
       if (doc.kind !== "ncd") return this.leftOut(`${what} that end on or before they start`);
       retiredOn = to;
+      to = from;
+    } else if (doc.kind === "ncd" && RETIRED_TITLE.test(row.get("ncd_mnl_sect_title"))) {
+      retiredByTitle = true;
       to = from;
     }
     const policyId = `${doc.source}/${doc.number}/${from}`;
@@ -832,12 +858,10 @@ class McdImport {
       file_url: doc.fileUrl,
       file_type: "html",
       listing_url: LISTING[doc.kind],
-      summary: retiredOn
-        ? cutAtWord(
-            `Retired: coverage ended ${retiredOn}. ${htmlToPlainTextPrefix(doc.summaryHtml, 300)}`.trim(),
-            300,
-          )
-        : cutAtWord(htmlToPlainTextPrefix(doc.summaryHtml, 300), 300),
+      summary: cutAtWord(
+        `${retiredOn ? `Retired: coverage ended ${retiredOn}. ` : retiredByTitle ? RETIRED_BY_TITLE : ""}${htmlToPlainTextPrefix(doc.summaryHtml, 300)}`.trim(),
+        300,
+      ),
       criteria_text: criteria || null,
       applicability: this.applicability(doc, from, to),
       codes: this.takeCodes(doc.key),
@@ -854,6 +878,7 @@ class McdImport {
     this.sink.addPolicy(policy);
     this.report.documents[doc.kind]++;
     if (retiredOn) this.report.retiredNcds++;
+    if (retiredByTitle) this.report.retiredNcdsByTitle++;
   }
 
   private applicability(doc: DocumentRow, from: string, to: string | null): DatasetLink[] {
@@ -949,4 +974,16 @@ interface DocumentRow {
   summaryHtml: string;
   criteria: Section[];
   sections: Section[];
+}
+
+/**
+ * A code link's category (mcd-import.md rule 6): its group's paragraph from the sentence that
+ * names the code, else from the one declaring the group (else its first sentence of substance),
+ * cut at 120 characters; null when the paragraph says nothing. `code` only for HCPCS/CPT lists.
+ */
+function quoteFor(group: Group, code: string | undefined): string | null {
+  if (group.category === null) return null;
+  return (
+    (code === undefined ? undefined : group.key.naming(code)) ?? group.key.group ?? group.category
+  );
 }

@@ -35,9 +35,16 @@ const LEGEND =
 const DISCLAIMER =
   /the appearance of a code in this section does not necessarily indicate coverage\.?/gi;
 
-// Step 2. Words that declare something not covered.
+// Step 2. Words that declare something not covered (rule 5 adds "Non-coverage", "is not a
+// covered service", "not payable by Medicare").
 const NOT_COVERED =
-  /\bnon-?\s?covered\b|\bnot\s+(?:be\s+|been\s+)?covered\b|\bnot\s+reasonable\s+and\s+necessary\b|\bnot\s+medically\s+necessary\b|\bstatus\s+N\b/i;
+  /\bnon-?\s?cover(?:ed|age)\b|\bnot\s+(?:be\s+|been\s+)?(?:a\s+)?covered\b|\bnot\s+payable\b|\bnot\s+reasonable\s+and\s+necessary\b|\bnot\s+medically\s+necessary\b|\bstatus\s+N\b/i;
+// Rule 5: a limit on frequency, units or combination is no exclusion of the code ("Conditionally
+// Non-covered", "NOT covered ... on the same DOS when >1 is billed in combination with ...",
+// "not covered more than once per year"); nor is a denial of non-coverage ("does not imply
+// non-coverage").
+const LIMIT =
+  /\bconditionally\b|\bsame\s+(?:DOS|day|date)\b|\bin\s+combination\s+with\b|\bmore\s+than\s+(?:one|once|twice|\d+)\b|\bonce\s+(?:per|every|in|a)\b|\bper\s+(?:day|year|lifetime|beneficiary|session|visit|encounter|month|week)\b|\bfrequency\b|\bunits?\s+of\s+service\b|\bexceed(?:s|ing)?\b|>\s*1\b|\bnot\s+imply\b/i;
 // A code of an HCPCS/CPT list: HCPCS Level II (a letter and four digits), CPT (five digits, or
 // four and F, T or U); a range is two codes joined by a dash or "through".
 const CODE = String.raw`(?:[A-Z]\d{4}|\d{4}[0-9FTU])`;
@@ -105,12 +112,14 @@ export function readParagraph(text: string, group: string): ParagraphReading {
   for (const line of kept.split("\n")) {
     const trimmed = line.trim().replace(/:$/, "");
     if (!trimmed) continue;
+    if (LIMIT.test(trimmed) && !/[.!?;]/.test(trimmed)) continue;
     if (isHeading(trimmed)) {
       wholeGroup = true;
       continue;
     }
     for (const written of sentences(trimmed)) {
       const sentence = withoutBillingAdvice(written);
+      if (LIMIT.test(sentence)) continue;
       if (!NOT_COVERED.test(sentence)) {
         if (COVERED.test(sentence)) collect(sentence, covered, coveredRanges);
         continue;
@@ -199,4 +208,91 @@ function sameShape(a: string, b: string): boolean {
 
 function inRanges(code: string, ranges: ReadonlyArray<readonly [string, string]>): boolean {
   return ranges.some(([from, to]) => sameShape(from, code) && code >= from && code <= to);
+}
+
+/** What a group's codes are explained by (rule 6), from its paragraph as plain lines. */
+export interface KeySentences {
+  /** For a code the paragraph names: its quote from the first sentence naming it (a not-covered one first). */
+  naming(code: string): string | undefined;
+  /** The quote from the heading or sentence declaring the group, else from its first sentence of substance. */
+  group: string | undefined;
+  /** Characters of the quotes kept (what the import holds for them). */
+  chars: number;
+}
+
+const CLOSE = 60;
+// Boilerplate that explains no code: the disclaimer and the ICD-10 lists' standard opening.
+const BOILERPLATE =
+  /the appearance of a code in this section does not necessarily indicate coverage|provider.s\s+responsibility\s+to\s+select\s+codes|responsibility\s+of\s+the\s+provider\s+to\s+code/i;
+const DECLARES_GROUP = new RegExp(
+  `${WHOLE_GROUP.source}|\\b(?:support|supports)\\s+medical\\s+necessity\\b`,
+  "i",
+);
+
+/**
+ * Rule 6: where an explanation quotes a paragraph from, not its first words (often the
+ * disclaimer): for each named code the sentence naming it, for the group the sentence or heading
+ * declaring it (or, failing one, the first sentence of substance). Each quote runs from that
+ * sentence on, through `cut` (the category's length), so what follows it still reads.
+ */
+export function keySentences(
+  text: string,
+  group: string,
+  cut: (tail: string) => string | null,
+): KeySentences {
+  const lines = withoutLegends(text)
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const flat = lines.join(" ");
+  const quotes = new Map<number, string | null>();
+  const quote = (at: number) => {
+    if (!quotes.has(at)) {
+      const q = cut(flat.slice(at, at + 1000));
+      // Copied: a slice would be a view of the whole paragraph in V8.
+      quotes.set(at, q === null ? null : Buffer.from(q, "utf8").toString("utf8"));
+    }
+    return quotes.get(at) ?? undefined;
+  };
+  const named = new Map<string, { at: number; excludes: boolean }>();
+  const ranges: Array<[string, string, number]> = [];
+  let declares: { at: number; excludes: boolean } | undefined;
+  let first: number | undefined;
+  let cursor = 0;
+  for (const line of lines) {
+    const heading = isHeading(line.replace(/:$/, ""));
+    for (const sentence of heading ? [line] : sentences(line)) {
+      const found = flat.indexOf(sentence, cursor);
+      const at = found === -1 ? cursor : found;
+      cursor = at + sentence.length;
+      if (BOILERPLATE.test(sentence)) continue;
+      const excludes = NOT_COVERED.test(sentence) && !LIMIT.test(sentence);
+      const codes = new Set<string>();
+      const spans: Array<[string, string]> = [];
+      collect(sentence, codes, spans);
+      for (const code of codes) {
+        const seen = named.get(code);
+        if (!seen || (excludes && !seen.excludes)) named.set(code, { at, excludes });
+      }
+      for (const [from, to] of spans) ranges.push([from, to, at]);
+      const declaring = heading || aboutTheGroup(sentence, group) || DECLARES_GROUP.test(sentence);
+      if (declaring && (!declares || (excludes && !declares.excludes))) declares = { at, excludes };
+      first ??= at;
+    }
+  }
+  // A declaration just after the first words (a heading, "Panels: These codes are ...") is
+  // quoted with them; one further on is quoted from where it starts.
+  const groupAt =
+    declares && (first === undefined || declares.at - first > CLOSE) ? declares.at : first;
+  // Every quote made now: the result holds them, never the paragraph (a bomb of distinct
+  // paragraphs would otherwise be held whole).
+  const byCode = new Map([...named].map(([code, n]) => [code, quote(n.at)]));
+  const byRange = ranges.map(([from, to, at]) => [from, to, quote(at)] as const);
+  const groupQuote = groupAt === undefined ? undefined : quote(groupAt);
+  return {
+    naming: (code) =>
+      byCode.get(code) ?? byRange.find(([from, to]) => inRanges(code, [[from, to]]))?.[2],
+    group: groupQuote,
+    chars: [...quotes.values()].reduce((n, q) => n + (q?.length ?? 0), 0),
+  };
 }

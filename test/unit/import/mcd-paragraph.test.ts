@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { htmlToPlainLines } from "../../../src/import/mcd/html.js";
-import { exclusionOf, readParagraph } from "../../../src/import/mcd/paragraph-rule.js";
+import {
+  exclusionOf,
+  keySentences,
+  readParagraph,
+} from "../../../src/import/mcd/paragraph-rule.js";
 
 /** Each code of the group with the rule that excludes it (2, 3) or null (COVERS). */
 function read(html: string, codes: string[], group = "1"): Record<string, 2 | 3 | null> {
@@ -193,7 +197,85 @@ describe("the paragraph rule (four steps)", () => {
     ],
     ["N/A", "<p>N/A</p>", ["97110"], { "97110": null }],
     ["an empty paragraph", "", ["97110"], { "97110": null }],
+    // Rule 5 (issue 36): the new wordings exclude; limits and denials do not.
+    [
+      "A56737 group 1: 'is not a covered service' names its code (rule 2)",
+      "<p>CPT code 75571 is not a covered service.</p>",
+      ["75571", "75572"],
+      { "75571": 2, "75572": null },
+    ],
+    [
+      "A57604 group 2: a 'Not payable by Medicare' heading (rule 3)",
+      "<p>Not payable by Medicare</p>",
+      ["93799", "93998"],
+      { "93799": 3, "93998": 3 },
+    ],
+    [
+      "A60249 group 3: a 'Non-coverage' heading (rule 3)",
+      "<p><strong>Non-coverage</strong></p>",
+      ["0338T", "0339T"],
+      { "0338T": 3, "0339T": 3 },
+    ],
+    [
+      "A58710 group 8: a combination limit is no exclusion",
+      "<p><strong>Conditionally Non-covered CPT codes:</strong></p><p>The following CPT codes are NOT covered for a given beneficiary on the same DOS when <br />&gt;1<br /> is billed in combination with another CPT or PLA code from Groups 1-7 for the same intended use.</p>",
+      ["81479", "81599"],
+      { "81479": null, "81599": null },
+      "8",
+    ],
+    [
+      "a frequency limit is no exclusion",
+      "<p>The following codes are not covered more than once per year.</p>",
+      ["G0101", "Q0091"],
+      { G0101: null, Q0091: null },
+    ],
+    [
+      "A56685 group 1: 'does not imply non-coverage' is no exclusion",
+      "<p>Absence of a diagnosis code in this article for other conditions for which these evaluations may be medically necessary does not imply non-coverage in those circumstances.</p>",
+      ["90791", "90792"],
+      { "90791": null, "90792": null },
+    ],
+    [
+      "'not separately payable' is bundling, not an exclusion",
+      "<p>CPT code 36415 is not separately payable.</p>",
+      ["36415"],
+      { "36415": null },
+    ],
   ])("%s", (_name, html, codes, want, group) => {
     expect(read(html, codes, group)).toEqual(want);
+  });
+});
+
+// mcd-import.md rule 6: what a category quotes.
+describe("keySentences (the sentence an explanation quotes)", () => {
+  const cut = (s: string) => s.slice(0, 120);
+  const key = (html: string, group = "1") => keySentences(htmlToPlainLines(html), group, cut);
+
+  it("a named code is quoted from the sentence naming it", () => {
+    const k = key(
+      "<p>This list represents common physical and occupational therapy services and is not all-inclusive. HCPCS code G0295 is status N (non-covered) under Medicare.</p>",
+    );
+    expect(k.naming("G0295")).toBe("HCPCS code G0295 is status N (non-covered) under Medicare.");
+    expect(k.naming("97110")).toBeUndefined();
+  });
+
+  it.each([
+    [
+      "the provider's-responsibility opening is skipped for the group's declaration",
+      "<p>It is the provider&rsquo;s responsibility to select codes carried out to the highest level of specificity.</p><p>The following ICD-10-CM codes support medical necessity and provide coverage for CPT code: 95937.</p>",
+      "The following ICD-10-CM codes support medical necessity and provide coverage for CPT code: 95937.",
+    ],
+    [
+      "the disclaimer is skipped",
+      "<p>The appearance of a code in this section does not necessarily indicate coverage.</p><p>HCPCS CODES:</p><p>EQUIPMENT:</p>",
+      "HCPCS CODES: EQUIPMENT:",
+    ],
+    [
+      "a declaration close behind a heading keeps the heading",
+      "<p>Urogenital/Anogenital Panels: These codes are covered under limited circumstances.</p>",
+      "Urogenital/Anogenital Panels: These codes are covered under limited circumstances.",
+    ],
+  ])("%s", (_what, html, quote) => {
+    expect(key(html).group).toBe(quote);
   });
 });

@@ -11,6 +11,7 @@ import {
   htmlToPlainText,
   htmlToPlainTextPrefix,
 } from "../../../src/import/mcd/html.js";
+import { htmlToMarkdownInPieces } from "../../../src/import/mcd/html-pieces.js";
 
 const source = (bytes: Buffer | string) => ({
   name: "t.csv",
@@ -144,6 +145,54 @@ describe("HTML fields", () => {
     const md = htmlToMarkdown(hostile);
     expect(md.length).toBeLessThan(20_000);
     expect(md).toContain("| y");
+  });
+
+  it.each([
+    [
+      "a <br> between items is no item",
+      "<ol><li>a</li><br><li>b</li><br>\n<li>c</li></ol>",
+      "1.  a\n2.  b\n3.  c",
+    ],
+    ["type a letters", '<ol type="a"><li>x</li><li>y</li></ol>', "a.  x\nb.  y"],
+    ["type A, start", '<ol type="A" start="26"><li>x</li><li>y</li></ol>', "Z.  x\nAA.  y"],
+    ["type i roman", '<ol type="i" start="3"><li>x</li><li>y</li></ol>', "iii.  x\niv.  y"],
+    ["start honoured", '<ol start="7"><li>x</li><li>y</li></ol>', "7.  x\n8.  y"],
+    ["value honoured", '<ol><li>x</li><li value="5">y</li><li>z</li></ol>', "1.  x\n5.  y\n6.  z"],
+    [
+      "nesting kept, the inner list lettered",
+      '<ol><li>one<ol type="a"><li>x</li><li>y</li></ol></li><br><li>two</li></ol>',
+      "1.  one\n    a.  x\n    b.  y\n2.  two",
+    ],
+    ["bullets stay bullets", "<ul><li>x</li><br><li>y</li></ul>", "-   x\n-   y"],
+  ])("lists as the source renders them: %s", (_what, html, markdown) => {
+    expect(htmlToMarkdown(html)).toBe(markdown);
+  });
+
+  it("a start of a billion, or of 30 digits, is a number as written", () => {
+    expect(htmlToMarkdown('<ol start="1000000000"><li>a</li><li>b</li></ol>')).toBe(
+      "1000000000.  a\n1000000001.  b",
+    );
+    expect(htmlToMarkdown(`<ol start="${"9".repeat(30)}"><li>a</li></ol>`)).toBe(
+      `${"9".repeat(30)}.  a`,
+    );
+    expect(htmlToMarkdown('<ol type="i" start="1000000000"><li>a</li></ol>')).toBe(
+      "1000000000.  a",
+    );
+  });
+
+  it("a list nested ten thousand deep keeps every item's text, its depth capped", () => {
+    const html = "<ol><li>x".repeat(10_000) + "</li></ol>".repeat(10_000);
+    const md = htmlToMarkdown(html);
+    expect(md.match(/x/g)).toHaveLength(10_000);
+    // Indented 16 levels at most: some 70 characters a line, not 40,000.
+    expect(Math.max(...md.split("\n").map((l) => l.length))).toBeLessThanOrEqual(4 * 16 + 8);
+    const unclosed = htmlToMarkdown("<ul><li>y".repeat(10_000));
+    expect(unclosed.match(/y/g)).toHaveLength(10_000);
+  });
+
+  it("an <ol> of a million <br>s between two items is two items", () => {
+    const html = "<ol><li>a</li>" + "<br>".repeat(1_000_000) + "<li>b</li></ol>";
+    expect(htmlToMarkdownInPieces(html)).toBe("1.  a\n2.  b");
   });
 
   it("become plain text, whitespace collapsed, entities decoded", () => {

@@ -25,10 +25,26 @@ describe("expandStates (cli.md: states that Medicare splits)", () => {
     [["NY"], ["NY", "DN", "QN", "UN"]],
     [["MO"], ["MO", "EM", "WM"]],
     [["TX"], ["TX"]],
-    [["NF"], ["NF"]],
+    [["NF"], ["NF", "CA"]],
+    [["sf"], ["sf", "CA"]],
+    [["DN"], ["DN", "NY"]],
+    [["QN"], ["QN", "NY"]],
+    [["UN"], ["UN", "NY"]],
+    [
+      ["EM", "WM"],
+      ["EM", "WM", "MO"],
+    ],
     [
       ["CA", "NF"],
       ["CA", "NF", "SF"],
+    ],
+    [
+      ["NF", "CA"],
+      ["NF", "CA", "SF"],
+    ],
+    [
+      ["TX", "UN", "NF"],
+      ["TX", "UN", "NF", "NY", "CA"],
     ],
     [
       ["TX", "CA", "NY"],
@@ -47,7 +63,11 @@ describe("expandStates (cli.md: states that Medicare splits)", () => {
     expect(describeStateExpansion(["CA"])).toBe(
       "--state CA also sends NF, SF (Northern California, Southern California): Medicare's sub-state jurisdictions. Add --exact-state to send only the codes typed.",
     );
-    expect(describeStateExpansion(["TX", "NF"])).toBeUndefined();
+    expect(describeStateExpansion(["TX"])).toBeUndefined();
+    expect(describeStateExpansion(["CA", "NF"])).toBe(describeStateExpansion(["CA"]));
+    expect(describeStateExpansion(["TX", "NF"])).toBe(
+      "--state NF also sends CA: a policy filed for the whole state applies in each part of it. Add --exact-state to send only the codes typed.",
+    );
     for (const sub of expandStates(["CA", "NY", "MO"]).filter((s) => s.length === 2))
       if (!["CA", "NY", "MO"].includes(sub)) expect(SUB_STATE_NAMES[sub]).toBeTruthy();
   });
@@ -94,10 +114,25 @@ describe("--state on every command with it (request sent, stderr line)", () => {
     expect(r.request.url).toMatch(/states=MO$/);
   });
 
-  it("a sub-state code alone is sent as it is, without a line", async () => {
-    const r = await dryRun(["search", "--state", "NF"]);
-    expect(r.request.body?.policies?.states).toEqual(["NF"]);
-    expect(r.stderr).not.toContain("also sends");
+  it.each([
+    ["search", ["search"], "NF", ["NF", "CA"]],
+    ["code", ["code", "CPT:97110"], "DN", ["DN", "NY"]],
+    ["matrix", ["matrix", "--code", "CPT:97110"], "wm", ["WM", "MO"]],
+  ])("%s: a sub-state code brings its state, and says so", async (_name, args, typed, sent) => {
+    const r = await dryRun([...args, "--state", typed]);
+    expect(r.request.body?.policies?.states).toEqual(sent);
+    expect(r.stderr).toContain(
+      `--state ${sent[0]} also sends ${sent[1]}: a policy filed for the whole state`,
+    );
+    const exact = await dryRun([...args, "--state", typed, "--exact-state"]);
+    expect(exact.request.body?.policies?.states).toEqual([sent[0]]);
+    expect(exact.stderr).not.toContain("also sends");
+  });
+
+  it("lobs --state NF sends NF and CA", async () => {
+    const r = await dryRun(["lobs", "--state", "NF"]);
+    expect(r.request.url).toContain("states=NF&states=CA");
+    expect(r.stderr).toContain("--state NF also sends CA");
   });
 
   it("--quiet keeps the line off stderr, not the codes off the request", async () => {

@@ -8,7 +8,6 @@ import path from "node:path";
 import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import { beforeAll, describe, expect, it } from "vitest";
-import { expandStates } from "../../src/requests/sub-states.js";
 import { CORE_TABLES } from "../../src/snapshot/parquet-tables.js";
 import { generateClaims, generateClaimsDataset, type ClaimRow } from "../helpers/claims-dataset.js";
 import { ROOT } from "../helpers/cli.js";
@@ -98,29 +97,17 @@ async function sqlRows(
     .map((r) => [String(r.line), String(r.payer_id ?? ""), String(r.lob ?? ""), String(r.verdict)]);
 }
 
-// cli.md: a sub-state code also asks for its state (NF brings CA). check.sql does; until the
-// CLI does too (issue 36, src/requests/sub-states.ts), lines asking for a sub-state code are
-// left out of the comparison, and the test says so.
-const SUB_STATES_WIDEN = expandStates(["NF"]).includes("CA");
-const SUB_STATE_CODES = new Set(["NF", "SF", "DN", "QN", "UN", "EM", "WM"]);
-
 /** The query's rows equal the CLI's, line by line (a line's claim shown where they differ). */
 function expectSameRows(claims: ClaimRow[], fromSql: string[][], fromCli: string[][]): void {
-  const compared = (line: string) =>
-    SUB_STATES_WIDEN || !SUB_STATE_CODES.has(claims[Number(line) - 1]!.state?.toUpperCase() ?? "");
-  if (!SUB_STATES_WIDEN)
-    console.warn(
-      "parquet-sql: lines in a sub-state jurisdiction not compared (the CLI does not ask for its state yet)",
-    );
   const byLine = (rows: string[][]) => {
     const lines = new Map<string, string[]>();
     for (const [line, ...rest] of rows)
-      if (compared(line!)) lines.set(line!, [...(lines.get(line!) ?? []), rest.join(" | ")]);
+      lines.set(line!, [...(lines.get(line!) ?? []), rest.join(" | ")]);
     return lines;
   };
   const sql = byLine(fromSql);
   const cli = byLine(fromCli);
-  expect(cli.size).toBeGreaterThan(claims.length / 3);
+  expect(cli.size).toBe(claims.length);
   for (const [line, rows] of cli)
     expect(sql.get(line), `line ${line}: ${JSON.stringify(claims[Number(line) - 1])}`).toEqual(
       rows,

@@ -3,7 +3,7 @@
 // baseline in the same run (interleaved), reported as medians and ratios with PASS/FAIL per
 // target. It is a measurement, not a test: it always exits 0 once it has run.
 //
-//   node bench/run.mjs [cold] [scale] [all] [download] [load] [heavy] [mcd] [snapshot] [mcp] [check]
+//   node bench/run.mjs [cold] [scale] [all] [download] [load] [heavy] [mcd] [snapshot] [mcp] [check] [edits]
 //                      [parquet]
 //   (default: every part)
 // Env: BENCH_RUNS (cold-start runs per case, default 20), BENCH_SCALE_RUNS (default 5),
@@ -627,6 +627,7 @@ const { snapshotPart } = await import("./snapshot.mjs");
 const snapshot = () => snapshotPart(ensureDataset);
 const { checkPart } = await import("./check.mjs");
 const check = () => checkPart(ensureDataset);
+const { editsPart } = await import("./medicare-edits.mjs");
 const { mcpPart } = await import("./mcp.mjs");
 const mcp = () => mcpPart(ensureDataset);
 const { parquetPart } = await import("./parquet-export.mjs");
@@ -643,6 +644,7 @@ for (const [name, part] of Object.entries({
   snapshot,
   check,
   mcp,
+  edits: editsPart,
   parquet,
 })) {
   if (!want(name)) continue;

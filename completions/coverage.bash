@@ -8,7 +8,7 @@ _coverage_commands() {
     '') REPLY='search policy payers lobs updates code matrix versions diff check download health config completion serve mcp data help' ;;
     'config') REPLY='get set unset list path help' ;;
     'data') REPLY='build export info import pull list help' ;;
-    'data import') REPLY='mcd help' ;;
+    'data import') REPLY='mcd edits fees pa help' ;;
     *) REPLY='' ;;
   esac
 }
@@ -34,9 +34,9 @@ _coverage_options() {
     'updates') REPLY='--days --payer --lob --code --changes --limit --offset --all --dry-run
       --fields -h --help --api-url --sandbox --local --data --today --profile --json --format --bom
       --no-color -q --quiet -v --verbose --timeout' ;;
-    'code') REPLY='--state --exact-state --lob --payer --effective-on --dry-run -h --help --api-url
-      --sandbox --local --data --today --profile --json --format --bom --no-color -q --quiet -v
-      --verbose --timeout' ;;
+    'code') REPLY='--state --exact-state --lob --payer --effective-on --dry-run --date --edits
+      --locality -h --help --api-url --sandbox --local --data --today --profile --json --format
+      --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'matrix') REPLY='--code --state --exact-state --lob --payer --effective-on --dry-run -h --help
       --api-url --sandbox --local --data --today --profile --json --format --bom --no-color -q
       --quiet -v --verbose --timeout' ;;
@@ -44,9 +44,9 @@ _coverage_options() {
       --json --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'diff') REPLY='--dry-run -h --help --api-url --sandbox --local --data --today --profile --json
       --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
-    'check') REPLY='--procedure --diagnosis --state --exact-state --lob --payer --date --input
-      --strict --fail-on --dry-run -h --help --api-url --sandbox --local --data --today --profile
-      --json --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
+    'check') REPLY='--procedure --diagnosis --state --exact-state --units --modifiers --lob --payer
+      --date --input --strict --fail-on --dry-run -h --help --api-url --sandbox --local --data
+      --today --profile --json --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'download') REPLY='--text -o --output --force --url-only --dry-run -h --help --api-url --sandbox
       --local --data --today --profile --json --format --bom --no-color -q --quiet -v --verbose
       --timeout' ;;
@@ -85,11 +85,17 @@ _coverage_options() {
     'data import mcd') REPLY='-o --output --icd10cm --hcpcs --strict --force --max-links -h --help
       --api-url --sandbox --local --data --today --profile --json --format --bom --no-color -q
       --quiet -v --verbose --timeout' ;;
+    'data import edits') REPLY='--into --program -h --help --api-url --sandbox --local --data
+      --today --profile --json --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
+    'data import fees') REPLY='--into -h --help --api-url --sandbox --local --data --today --profile
+      --json --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
+    'data import pa') REPLY='--into -h --help --api-url --sandbox --local --data --today --profile
+      --json --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'data import help') REPLY='--api-url --sandbox --local --data --today --profile --json --format
       --bom --no-color -q --quiet -v --verbose --timeout' ;;
-    'data pull') REPLY='--history --no-codes --force --source --icd10cm-url --hcpcs-url -h --help
-      --api-url --sandbox --local --data --today --profile --json --format --bom --no-color -q
-      --quiet -v --verbose --timeout' ;;
+    'data pull') REPLY='--history --no-codes --force --source --icd10cm-url --hcpcs-url --with
+      --dmepos-url -h --help --api-url --sandbox --local --data --today --profile --json --format
+      --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'data list') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json
       --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'data help') REPLY='--api-url --sandbox --local --data --today --profile --json --format --bom
@@ -111,28 +117,33 @@ _coverage_option() {
     'policy|-h'|'policy|--help'|'payers|--all'|'payers|--dry-run'|'payers|-h'|'payers|--help'|\
     'lobs|--exact-state'|'lobs|--all'|'lobs|--dry-run'|'lobs|-h'|'lobs|--help'|'updates|--changes'|\
     'updates|--all'|'updates|--dry-run'|'updates|-h'|'updates|--help'|'code|--exact-state'|\
-    'code|--dry-run'|'code|-h'|'code|--help'|'matrix|--exact-state'|'matrix|--dry-run'|'matrix|-h'|\
-    'matrix|--help'|'versions|--dry-run'|'versions|-h'|'versions|--help'|'diff|--dry-run'|'diff|-h'|\
-    'diff|--help'|'check|--exact-state'|'check|--strict'|'check|--dry-run'|'check|-h'|\
-    'check|--help'|'download|--text'|'download|--force'|'download|--url-only'|'download|--dry-run'|\
-    'download|-h'|'download|--help'|'health|--dry-run'|'health|-h'|'health|--help'|'config|-h'|\
-    'config|--help'|'config get|-h'|'config get|--help'|'config set|-h'|'config set|--help'|\
-    'config unset|-h'|'config unset|--help'|'config list|-h'|'config list|--help'|'config path|-h'|\
-    'config path|--help'|'completion|-h'|'completion|--help'|'serve|--sandbox'|'serve|-h'|\
-    'serve|--help'|'mcp|-h'|'mcp|--help'|'data|-h'|'data|--help'|'data build|--force'|\
-    'data build|-h'|'data build|--help'|'data export|--force'|'data export|-h'|'data export|--help'|\
-    'data info|-h'|'data info|--help'|'data import|-h'|'data import|--help'|\
-    'data import mcd|--strict'|'data import mcd|--force'|'data import mcd|-h'|\
-    'data import mcd|--help'|'data pull|--history'|'data pull|--no-codes'|'data pull|--force'|\
-    'data pull|-h'|'data pull|--help'|'data list|-h'|'data list|--help'|'help|-h'|'help|--help') REPLY='none' ;;
+    'code|--dry-run'|'code|--edits'|'code|-h'|'code|--help'|'matrix|--exact-state'|\
+    'matrix|--dry-run'|'matrix|-h'|'matrix|--help'|'versions|--dry-run'|'versions|-h'|\
+    'versions|--help'|'diff|--dry-run'|'diff|-h'|'diff|--help'|'check|--exact-state'|\
+    'check|--strict'|'check|--dry-run'|'check|-h'|'check|--help'|'download|--text'|\
+    'download|--force'|'download|--url-only'|'download|--dry-run'|'download|-h'|'download|--help'|\
+    'health|--dry-run'|'health|-h'|'health|--help'|'config|-h'|'config|--help'|'config get|-h'|\
+    'config get|--help'|'config set|-h'|'config set|--help'|'config unset|-h'|'config unset|--help'|\
+    'config list|-h'|'config list|--help'|'config path|-h'|'config path|--help'|'completion|-h'|\
+    'completion|--help'|'serve|--sandbox'|'serve|-h'|'serve|--help'|'mcp|-h'|'mcp|--help'|'data|-h'|\
+    'data|--help'|'data build|--force'|'data build|-h'|'data build|--help'|'data export|--force'|\
+    'data export|-h'|'data export|--help'|'data info|-h'|'data info|--help'|'data import|-h'|\
+    'data import|--help'|'data import mcd|--strict'|'data import mcd|--force'|'data import mcd|-h'|\
+    'data import mcd|--help'|'data import edits|-h'|'data import edits|--help'|\
+    'data import fees|-h'|'data import fees|--help'|'data import pa|-h'|'data import pa|--help'|\
+    'data pull|--history'|'data pull|--no-codes'|'data pull|--force'|'data pull|-h'|\
+    'data pull|--help'|'data list|-h'|'data list|--help'|'help|-h'|'help|--help') REPLY='none' ;;
     '|--api-url'|'|--today'|'|--profile'|'|--timeout'|'search|--query'|'search|--payer'|\
     'search|--lob-id'|'search|--effective-start'|'search|--effective-end'|'search|--effective-on'|\
     'search|--limit'|'search|--offset'|'payers|--limit'|'payers|--offset'|'lobs|--payer'|\
     'lobs|--limit'|'lobs|--offset'|'updates|--days'|'updates|--payer'|'updates|--limit'|\
-    'updates|--offset'|'code|--payer'|'code|--effective-on'|'matrix|--payer'|\
-    'matrix|--effective-on'|'check|--procedure'|'check|--diagnosis'|'check|--payer'|'check|--date'|\
-    'serve|--port'|'serve|--host'|'serve|--api-key'|'data import mcd|--max-links'|\
-    'data pull|--source'|'data pull|--icd10cm-url'|'data pull|--hcpcs-url') REPLY='text' ;;
+    'updates|--offset'|'code|--payer'|'code|--effective-on'|'code|--date'|'code|--locality'|\
+    'matrix|--payer'|'matrix|--effective-on'|'check|--procedure'|'check|--diagnosis'|\
+    'check|--units'|'check|--modifiers'|'check|--payer'|'check|--date'|'serve|--port'|\
+    'serve|--host'|'serve|--api-key'|'data import mcd|--max-links'|'data import edits|--into'|\
+    'data import edits|--program'|'data import fees|--into'|'data import pa|--into'|\
+    'data pull|--source'|'data pull|--icd10cm-url'|'data pull|--hcpcs-url'|'data pull|--with'|\
+    'data pull|--dmepos-url') REPLY='text' ;;
     '|--data'|'search|--body'|'check|--input'|'download|-o'|'download|--output'|'data build|-o'|\
     'data build|--output'|'data export|-o'|'data export|--output'|'data import mcd|-o'|\
     'data import mcd|--output'|'data import mcd|--icd10cm'|'data import mcd|--hcpcs') REPLY='file' ;;
@@ -148,7 +159,7 @@ _coverage_option() {
     'payers|--fields') REPLY='list payer_id display_name' ;;
     'lobs|--fields') REPLY='list lob_id payer_id payer_name lob state' ;;
     'updates|--fields') REPLY='list policy_id policy_number title effective_from_date change_type payer_id payer_display_name file_url changes predecessor_id' ;;
-    'check|--fail-on') REPLY='list procedure-not-covered diagnosis-not-covered supported diagnosis-not-listed no-diagnosis-limits mentioned-only not-addressed' ;;
+    'check|--fail-on') REPLY='list procedure-not-covered diagnosis-not-covered supported diagnosis-not-listed no-diagnosis-limits mentioned-only not-addressed bundled units-over-MUE prior-authorization-required' ;;
     *) REPLY='' ;;
   esac
 }
@@ -164,7 +175,10 @@ _coverage_argument() {
     'completion|0') REPLY='choices bash zsh fish' ;;
     'data info|0') REPLY='file' ;;
     'data import mcd|'*) REPLY='file' ;;
-    'data import help|0') REPLY='choices mcd' ;;
+    'data import edits|'*) REPLY='file' ;;
+    'data import fees|'*) REPLY='file' ;;
+    'data import pa|'*) REPLY='file' ;;
+    'data import help|0') REPLY='choices mcd edits fees pa' ;;
     'data pull|0') REPLY='choices medicare' ;;
     'data help|0') REPLY='choices build export info import pull list' ;;
     'help|0') REPLY='choices search policy payers lobs updates code matrix versions diff check download health config completion serve mcp data' ;;

@@ -10,7 +10,7 @@ function __coverage_commands --argument-names path --description 'The subcommand
             printf '%s\t%s\n' 'payers' 'list payers with at least one policy, past or present'
             printf '%s\t%s\n' 'lobs' 'list lines of business (a payer\'s product in a category, optionally one state)'
             printf '%s\t%s\n' 'updates' 'recent new and updated policies, grouped by effective date, then payer'
-            printf '%s\t%s\n' 'code' 'what a code is, and the policies that cover, exclude or mention it'
+            printf '%s\t%s\n' 'code' 'what a code is, the policies that cover, exclude or mention it, and Medicare\'s edits and fees'
             printf '%s\t%s\n' 'matrix' 'one code across payers and lines of business (rows) and states (columns)'
             printf '%s\t%s\n' 'versions' 'every version of a policy: dates, state, what changed from the previous one'
             printf '%s\t%s\n' 'diff' 'what changed between two policy versions: codes, applicability, fields, criteria'
@@ -40,6 +40,9 @@ function __coverage_commands --argument-names path --description 'The subcommand
             printf '%s\t%s\n' 'help' 'display help for command'
         case 'data import'
             printf '%s\t%s\n' 'mcd' 'import the CMS Medicare Coverage Database export (zips as downloaded, or extracted folders)'
+            printf '%s\t%s\n' 'edits' 'import NCCI PTP edits (ccipra-*, ccioph-*, split in parts) and MUE tables, Medicare or Medicaid into a snapshot'
+            printf '%s\t%s\n' 'fees' 'import the PFS relative value file (PPRRVU*.csv in rvuNN*.zip), GPCIs and the DMEPOS fee schedule into a snapshot'
+            printf '%s\t%s\n' 'pa' 'import prior-authorization lists as CSV (code, program, category, states, from, to, source); none given: the list shipped with coverage into a snapshot'
             printf '%s\t%s\n' 'help' 'display help for command'
         case '*'
             return 1
@@ -215,6 +218,9 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--payer' 'payer ids (repeatable, comma-separated)'
             printf '%s\t%s\n' '--effective-on' 'the day to look at (default: today)'
             printf '%s\t%s\n' '--dry-run' 'print the first request instead of sending it'
+            printf '%s\t%s\n' '--date' 'the date of service (same as --effective-on)'
+            printf '%s\t%s\n' '--edits' 'list each PTP edit in force (partner, modifier indicator, dates, rationale)'
+            printf '%s\t%s\n' '--locality' 'the PFS amounts in this Medicare locality too (with --state, or as TX-18)'
             printf '%s\t%s\n' '-h' 'show help'
             printf '%s\t%s\n' '--help' 'show help'
             printf '%s\t%s\n' '--api-url' 'base URL of the Coverage Policy Lookup API (env COVERAGE_API_URL)'
@@ -300,6 +306,8 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--diagnosis' 'an ICD-10-CM diagnosis of the line (repeatable, comma-separated)'
             printf '%s\t%s\n' '--state' 'the patient\'s state (a split state brings its jurisdictions, a jurisdiction its state)'
             printf '%s\t%s\n' '--exact-state' 'send --state (and a line\'s state) as given, without sub-state jurisdictions or their state'
+            printf '%s\t%s\n' '--units' 'units of service of the line (default 1)'
+            printf '%s\t%s\n' '--modifiers' 'the line\'s modifiers (repeatable, comma-separated), e.g. 59,RT'
             printf '%s\t%s\n' '--lob' 'the LOB category: commercial, medicare_part_a, medicare_part_b, medicare_advantage, medicare_part_d, medicaid, individual_aca'
             printf '%s\t%s\n' '--payer' 'the payer id (see `coverage payers`)'
             printf '%s\t%s\n' '--date' 'the date of service, YYYY-MM-DD (default: today)'
@@ -669,6 +677,64 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '-v' 'log each HTTP request on stderr; stack traces on errors'
             printf '%s\t%s\n' '--verbose' 'log each HTTP request on stderr; stack traces on errors'
             printf '%s\t%s\n' '--timeout' 'HTTP timeout in milliseconds (default 30000)'
+        case 'data import edits'
+            printf '%s\t%s\n' '--into' 'the snapshot to add them to (a file, or a name in the data folder such as medicare); made when missing'
+            printf '%s\t%s\n' '--program' 'medicare or medicaid (default: from the file\'s name and layout)'
+            printf '%s\t%s\n' '-h' 'show help'
+            printf '%s\t%s\n' '--help' 'show help'
+            printf '%s\t%s\n' '--api-url' 'base URL of the Coverage Policy Lookup API (env COVERAGE_API_URL)'
+            printf '%s\t%s\n' '--sandbox' 'use the API sandbox (COVERAGE_SANDBOX_URL or the profile\'s sandbox-url)'
+            printf '%s\t%s\n' '--local' 'use the bundled local engine (the default when no API is configured)'
+            printf '%s\t%s\n' '--data' 'dataset for the local engine, or the name of a pulled snapshot (--data medicare) (env COVERAGE_DATA; default: bundled sample)'
+            printf '%s\t%s\n' '--today' 'pin \'today\' for the local engine, YYYY-MM-DD (env COVERAGE_TODAY)'
+            printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
+            printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
+            printf '%s\t%s\n' '--format' 'output format (parquet: data export only)'
+            printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
+            printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
+            printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
+            printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
+            printf '%s\t%s\n' '-v' 'log each HTTP request on stderr; stack traces on errors'
+            printf '%s\t%s\n' '--verbose' 'log each HTTP request on stderr; stack traces on errors'
+            printf '%s\t%s\n' '--timeout' 'HTTP timeout in milliseconds (default 30000)'
+        case 'data import fees'
+            printf '%s\t%s\n' '--into' 'the snapshot to add them to (a file, or a name in the data folder such as medicare); made when missing'
+            printf '%s\t%s\n' '-h' 'show help'
+            printf '%s\t%s\n' '--help' 'show help'
+            printf '%s\t%s\n' '--api-url' 'base URL of the Coverage Policy Lookup API (env COVERAGE_API_URL)'
+            printf '%s\t%s\n' '--sandbox' 'use the API sandbox (COVERAGE_SANDBOX_URL or the profile\'s sandbox-url)'
+            printf '%s\t%s\n' '--local' 'use the bundled local engine (the default when no API is configured)'
+            printf '%s\t%s\n' '--data' 'dataset for the local engine, or the name of a pulled snapshot (--data medicare) (env COVERAGE_DATA; default: bundled sample)'
+            printf '%s\t%s\n' '--today' 'pin \'today\' for the local engine, YYYY-MM-DD (env COVERAGE_TODAY)'
+            printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
+            printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
+            printf '%s\t%s\n' '--format' 'output format (parquet: data export only)'
+            printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
+            printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
+            printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
+            printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
+            printf '%s\t%s\n' '-v' 'log each HTTP request on stderr; stack traces on errors'
+            printf '%s\t%s\n' '--verbose' 'log each HTTP request on stderr; stack traces on errors'
+            printf '%s\t%s\n' '--timeout' 'HTTP timeout in milliseconds (default 30000)'
+        case 'data import pa'
+            printf '%s\t%s\n' '--into' 'the snapshot to add them to (a file, or a name in the data folder such as medicare); made when missing'
+            printf '%s\t%s\n' '-h' 'show help'
+            printf '%s\t%s\n' '--help' 'show help'
+            printf '%s\t%s\n' '--api-url' 'base URL of the Coverage Policy Lookup API (env COVERAGE_API_URL)'
+            printf '%s\t%s\n' '--sandbox' 'use the API sandbox (COVERAGE_SANDBOX_URL or the profile\'s sandbox-url)'
+            printf '%s\t%s\n' '--local' 'use the bundled local engine (the default when no API is configured)'
+            printf '%s\t%s\n' '--data' 'dataset for the local engine, or the name of a pulled snapshot (--data medicare) (env COVERAGE_DATA; default: bundled sample)'
+            printf '%s\t%s\n' '--today' 'pin \'today\' for the local engine, YYYY-MM-DD (env COVERAGE_TODAY)'
+            printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
+            printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
+            printf '%s\t%s\n' '--format' 'output format (parquet: data export only)'
+            printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
+            printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
+            printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'
+            printf '%s\t%s\n' '--quiet' 'no notices or warnings on stderr'
+            printf '%s\t%s\n' '-v' 'log each HTTP request on stderr; stack traces on errors'
+            printf '%s\t%s\n' '--verbose' 'log each HTTP request on stderr; stack traces on errors'
+            printf '%s\t%s\n' '--timeout' 'HTTP timeout in milliseconds (default 30000)'
         case 'data import help'
             printf '%s\t%s\n' '--api-url' 'base URL of the Coverage Policy Lookup API (env COVERAGE_API_URL)'
             printf '%s\t%s\n' '--sandbox' 'use the API sandbox (COVERAGE_SANDBOX_URL or the profile\'s sandbox-url)'
@@ -692,6 +758,8 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--source' 'the folder of the MCD exports (default: CMS\'s downloads folder)'
             printf '%s\t%s\n' '--icd10cm-url' 'the ICD-10-CM descriptions zip, or a page that links it'
             printf '%s\t%s\n' '--hcpcs-url' 'the HCPCS Level II alpha-numeric zip, or a page that links it'
+            printf '%s\t%s\n' '--with' 'also Medicare\'s edits, fees and prior-authorization lists: edits,fees,pa (files behind CMS\'s licence page are named with the command that imports them)'
+            printf '%s\t%s\n' '--dmepos-url' 'with --with fees: the DMEPOS fee schedule zip, or a page that links it'
             printf '%s\t%s\n' '-h' 'show help'
             printf '%s\t%s\n' '--help' 'show help'
             printf '%s\t%s\n' '--api-url' 'base URL of the Coverage Policy Lookup API (env COVERAGE_API_URL)'
@@ -776,20 +844,22 @@ function __coverage_option --argument-names path option --description 'What a co
             'payers|--dry-run' 'payers|-h' 'payers|--help' 'lobs|--exact-state' 'lobs|--all' \
             'lobs|--dry-run' 'lobs|-h' 'lobs|--help' 'updates|--changes' 'updates|--all' \
             'updates|--dry-run' 'updates|-h' 'updates|--help' 'code|--exact-state' \
-            'code|--dry-run' 'code|-h' 'code|--help' 'matrix|--exact-state' 'matrix|--dry-run' \
-            'matrix|-h' 'matrix|--help' 'versions|--dry-run' 'versions|-h' 'versions|--help' \
-            'diff|--dry-run' 'diff|-h' 'diff|--help' 'check|--exact-state' 'check|--strict' \
-            'check|--dry-run' 'check|-h' 'check|--help' 'download|--text' 'download|--force' \
-            'download|--url-only' 'download|--dry-run' 'download|-h' 'download|--help' \
-            'health|--dry-run' 'health|-h' 'health|--help' 'config|-h' 'config|--help' \
-            'config get|-h' 'config get|--help' 'config set|-h' 'config set|--help' \
-            'config unset|-h' 'config unset|--help' 'config list|-h' 'config list|--help' \
-            'config path|-h' 'config path|--help' 'completion|-h' 'completion|--help' \
-            'serve|--sandbox' 'serve|-h' 'serve|--help' 'mcp|-h' 'mcp|--help' 'data|-h' \
-            'data|--help' 'data build|--force' 'data build|-h' 'data build|--help' \
+            'code|--dry-run' 'code|--edits' 'code|-h' 'code|--help' 'matrix|--exact-state' \
+            'matrix|--dry-run' 'matrix|-h' 'matrix|--help' 'versions|--dry-run' 'versions|-h' \
+            'versions|--help' 'diff|--dry-run' 'diff|-h' 'diff|--help' 'check|--exact-state' \
+            'check|--strict' 'check|--dry-run' 'check|-h' 'check|--help' 'download|--text' \
+            'download|--force' 'download|--url-only' 'download|--dry-run' 'download|-h' \
+            'download|--help' 'health|--dry-run' 'health|-h' 'health|--help' 'config|-h' \
+            'config|--help' 'config get|-h' 'config get|--help' 'config set|-h' \
+            'config set|--help' 'config unset|-h' 'config unset|--help' 'config list|-h' \
+            'config list|--help' 'config path|-h' 'config path|--help' 'completion|-h' \
+            'completion|--help' 'serve|--sandbox' 'serve|-h' 'serve|--help' 'mcp|-h' 'mcp|--help' \
+            'data|-h' 'data|--help' 'data build|--force' 'data build|-h' 'data build|--help' \
             'data export|--force' 'data export|-h' 'data export|--help' 'data info|-h' \
             'data info|--help' 'data import|-h' 'data import|--help' 'data import mcd|--strict' \
             'data import mcd|--force' 'data import mcd|-h' 'data import mcd|--help' \
+            'data import edits|-h' 'data import edits|--help' 'data import fees|-h' \
+            'data import fees|--help' 'data import pa|-h' 'data import pa|--help' \
             'data pull|--history' 'data pull|--no-codes' 'data pull|--force' 'data pull|-h' \
             'data pull|--help' 'data list|-h' 'data list|--help' 'help|-h' 'help|--help'
             printf '%s\n' 'none'
@@ -798,10 +868,13 @@ function __coverage_option --argument-names path option --description 'What a co
             'search|--effective-on' 'search|--limit' 'search|--offset' 'payers|--limit' \
             'payers|--offset' 'lobs|--payer' 'lobs|--limit' 'lobs|--offset' 'updates|--days' \
             'updates|--payer' 'updates|--limit' 'updates|--offset' 'code|--payer' \
-            'code|--effective-on' 'matrix|--payer' 'matrix|--effective-on' 'check|--procedure' \
-            'check|--diagnosis' 'check|--payer' 'check|--date' 'serve|--port' 'serve|--host' \
-            'serve|--api-key' 'data import mcd|--max-links' 'data pull|--source' \
-            'data pull|--icd10cm-url' 'data pull|--hcpcs-url'
+            'code|--effective-on' 'code|--date' 'code|--locality' 'matrix|--payer' \
+            'matrix|--effective-on' 'check|--procedure' 'check|--diagnosis' 'check|--units' \
+            'check|--modifiers' 'check|--payer' 'check|--date' 'serve|--port' 'serve|--host' \
+            'serve|--api-key' 'data import mcd|--max-links' 'data import edits|--into' \
+            'data import edits|--program' 'data import fees|--into' 'data import pa|--into' \
+            'data pull|--source' 'data pull|--icd10cm-url' 'data pull|--hcpcs-url' \
+            'data pull|--with' 'data pull|--dmepos-url'
             printf '%s\n' 'text'
         case '|--data' 'search|--body' 'check|--input' 'download|-o' 'download|--output' \
             'data build|-o' 'data build|--output' 'data export|-o' 'data export|--output' \
@@ -832,7 +905,7 @@ function __coverage_option --argument-names path option --description 'What a co
         case 'updates|--fields'
             printf '%s\n' 'list' 'policy_id' 'policy_number' 'title' 'effective_from_date' 'change_type' 'payer_id' 'payer_display_name' 'file_url' 'changes' 'predecessor_id'
         case 'check|--fail-on'
-            printf '%s\n' 'list' 'procedure-not-covered' 'diagnosis-not-covered' 'supported' 'diagnosis-not-listed' 'no-diagnosis-limits' 'mentioned-only' 'not-addressed'
+            printf '%s\n' 'list' 'procedure-not-covered' 'diagnosis-not-covered' 'supported' 'diagnosis-not-listed' 'no-diagnosis-limits' 'mentioned-only' 'not-addressed' 'bundled' 'units-over-MUE' 'prior-authorization-required'
         case '*'
             return 1
     end
@@ -856,8 +929,14 @@ function __coverage_argument --argument-names path index --description 'What a p
             printf '%s\n' 'file'
         case 'data import mcd|*'
             printf '%s\n' 'file'
+        case 'data import edits|*'
+            printf '%s\n' 'file'
+        case 'data import fees|*'
+            printf '%s\n' 'file'
+        case 'data import pa|*'
+            printf '%s\n' 'file'
         case 'data import help|0'
-            printf '%s\n' 'choices' 'mcd'
+            printf '%s\n' 'choices' 'mcd' 'edits' 'fees' 'pa'
         case 'data pull|0'
             printf '%s\n' 'choices' 'medicare'
         case 'data help|0'

@@ -26,6 +26,7 @@ async function runCheck(ctx: CommandContext, flags: CheckFlags, stdin: NodeJS.Re
   const warn = ctx.warn;
   const knownPayers = async () => listCatalogueIds(await ctx.client(), "payer", warn);
   const opened = await input.openClaimLines(flags, stdin, { defaults, knownPayers, warn });
+  const rules = await (await import("./code-medicare.js")).openCheckRules(ctx);
   try {
     if (flags.dryRun) return await questions.printQuestions(opened.lines, ctx, source);
     const { ClaimAnswers, answerClaims } = await import("../views/claim-answers.js");
@@ -37,13 +38,14 @@ async function runCheck(ctx: CommandContext, flags: CheckFlags, stdin: NodeJS.Re
     for await (const claim of answerClaims(questions.groupClaims(opened.lines), answers)) {
       if ("problem" in claim && flags.input === undefined) input.flagError(claim.problem);
       else if ("problem" in claim) summary.skip(input.describeProblem(claim, source));
-      else for (const line of applyClaimRules(claim)) await writer.write(summary.add(line));
+      else for (const l of applyClaimRules(claim, rules.list)) await writer.write(summary.add(l));
     }
     await writer.end();
     summary.report(ctx.settings.quiet, ctx.settings.verbose ? answers.stats : undefined);
     const failure = summary.failure(failOn);
     if (failure) throw failure;
   } finally {
+    rules.close();
     await opened.close();
   }
 }
@@ -68,6 +70,12 @@ export function registerCheck(program: Command, run: RunEnvironment): void {
     .option(
       "--exact-state",
       "send --state (and a line's state) as given, without sub-state jurisdictions or their state",
+    )
+    .option("--units <n>", "units of service of the line (default 1)")
+    .option(
+      "--modifiers <list>",
+      "the line's modifiers (repeatable, comma-separated), e.g. 59,RT",
+      collect,
     )
     .option("--lob <category>", `the LOB category: ${LOB_CATEGORIES.join(", ")}`)
     .option("--payer <id>", "the payer id (see `coverage payers`)")

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import type { RunEnvironment } from "../cli/context.js";
 import type { ImportFlags } from "../import/mcd/run.js";
 import { UsageError } from "../errors.js";
+import { registerRuleImports } from "./data-import-rules.js";
 import { examples, withContext } from "./shared.js";
 
 function parseMaxLinks(value: string): number {
@@ -60,4 +61,5 @@ export function registerDataImport(data: Command, run: RunEnvironment): void {
         outputComplete();
       }),
     );
+  registerRuleImports(group, run);
 }

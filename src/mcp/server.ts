@@ -17,7 +17,7 @@ export interface CommandRun {
 /** What the server needs from the CLI around it (given, so that src/mcp imports no CLI). */
 export interface McpOptions {
   /** Runs `coverage ARGV` in this process over the shared backend. */
-  run: (argv: string[]) => Promise<CommandRun>;
+  run: (argv: string[], stdin?: string) => Promise<CommandRun>;
   /**
    * The backend the runs share, once a run has opened it: "today" as the commands see it, and
    * where the answers come from ("local snapshot medicare.db, as of 2026-02-10").
@@ -68,7 +68,7 @@ async function answer(spec: ToolSpec, input: ToolInput, o: McpOptions): Promise<
   try {
     const problem = spec.check?.(input);
     if (problem) return failure(hide(problem));
-    const ran = await o.run([...spec.argv(input), "--json"]);
+    const ran = await o.run([...spec.argv(input), "--json"], spec.stdin?.(input));
     if (ran.code !== 0 || ran.stdout.trim() === "")
       return failure(hide(ran.stderr.trim() || `coverage exited with ${ran.code} and no answer`));
     const data = JSON.parse(ran.stdout) as Record<string, unknown>;

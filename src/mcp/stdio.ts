@@ -27,14 +27,14 @@ export function createCommandRunner<R extends RunBase>(
   ) => Promise<number>,
   globalArgs: readonly string[],
   run: R,
-): (argv: string[]) => Promise<CommandRun> {
+): (argv: string[], input?: string) => Promise<CommandRun> {
   // What is captured goes to an assistant: no colour codes.
   const env = { ...run.env, NO_COLOR: "1", FORCE_COLOR: undefined };
-  return async (argv) => {
+  return async (argv, input) => {
     const stdout = new Capture();
     const stderr = new Capture();
-    // stdin is the protocol's: a command never reads it.
-    const stdin = Readable.from([]);
+    // stdin is the protocol's: a command reads only what a tool hands it (check_claim's lines).
+    const stdin = Readable.from(input === undefined ? [] : [Buffer.from(input)]);
     const code = await runCli([...globalArgs, ...argv], { ...run, env, stdin, stdout, stderr });
     return { code, stdout: stdout.text, stderr: stderr.text };
   };

@@ -13,11 +13,14 @@ export interface ToolSpec {
   check?: (input: ToolInput) => string | undefined;
   /** The command line (after the global options, `--json` added) that answers the input. */
   argv: (input: ToolInput) => string[];
+  /** What the command reads on its stdin (check_claim's lines as NDJSON), if anything. */
+  stdin?: (input: ToolInput) => string | undefined;
 }
 
 export type ToolInput = Record<string, unknown>;
 
 // Pieces of the contract the CLI validates with, described for an assistant.
+const Modifiers = () => z.array(z.string().regex(/^[A-Za-z0-9]{2}$/));
 const Code = () =>
   z
     .string()
@@ -162,11 +165,29 @@ export function defineTools(): ToolSpec[] {
       description:
         "What a code is (its catalogue description) and which policies cover, exclude or mention it on a day, " +
         "grouped by relationship, each with its payers and scope. Use it for 'is CPT 97110 covered, and by whom'. " +
+        "On a snapshot holding Medicare's edits and fees, `medicare` adds for the day and the first state: the MUE per " +
+        "setting (value, adjudication indicator and its meaning), the NCCI PTP edits in force (count; each with edits), " +
+        "the fee schedule's status, global days, PC/TC and national amounts (a locality's with locality), the DMEPOS " +
+        "fee for the state and prior authorization, each naming its release. " +
         MEDICARE +
         " Same as `coverage code SYSTEM:CODE --json`.",
-      input: codeOnADay(),
+      input: {
+        ...codeOnADay(),
+        edits: z.boolean().optional().describe("list each PTP edit in force with its partner"),
+        locality: z
+          .string()
+          .regex(/^([A-Za-z]{2}-)?\d{1,2}$/)
+          .optional()
+          .describe("a Medicare locality (18, or TX-18) for the fee schedule's amounts there"),
+      },
       output: OUTPUT_SCHEMAS.codeReport,
-      argv: (i) => ["code", ...scopeFlags(i), ...positional(str(i.code))],
+      argv: (i) => [
+        "code",
+        ...scopeFlags(i),
+        ...flag("edits", i.edits),
+        ...flag("locality", i.locality),
+        ...positional(str(i.code)),
+      ],
     },
     {
       name: "coverage_matrix",
@@ -272,7 +293,8 @@ export function defineTools(): ToolSpec[] {
         "on this date of service, meet the coverage policies that apply? One result per payer x LOB with a verdict " +
         "(procedure not covered, diagnosis not covered, supported, diagnosis not listed, no diagnosis limits, " +
         "mentioned only, not addressed) and the policies behind it with their own verdicts and the category where the " +
-        "diagnosis is listed. A policy is read as a whole (an article listing diagnoses for some procedures is read as " +
+        "diagnosis is listed. On a snapshot holding Medicare's edits: units over the MUE and prior authorization " +
+        "required rows too, each naming its edit or list and release. A policy is read as a whole (an article listing diagnoses for some procedures is read as " +
         "listing them for all). Procedure as CPT:97110 or HCPCS:E0601; diagnoses as ICD10CM:M54.50 (dots optional). " +
         MEDICARE +
         " Same as `coverage check --procedure ... --diagnosis ... --json`.",
@@ -288,17 +310,62 @@ export function defineTools(): ToolSpec[] {
         lob: LobCategory.optional().describe("the line-of-business category"),
         payer: z.string().min(1).optional().describe("the payer id (list_payers)"),
         date: Day("the date of service (default: today)").optional(),
+        units: z
+          .int()
+          .min(0)
+          .optional()
+          .describe("units of service (default 1); over the MUE is a row"),
+        modifiers: Modifiers().optional().describe("the line's modifiers (59, XS, RT)"),
+        other_lines: z
+          .array(
+            z.object({
+              procedure: Code().describe("another procedure of the same claim"),
+              units: z.int().min(0).optional(),
+              modifiers: Modifiers().optional(),
+            }),
+          )
+          .max(100)
+          .optional()
+          .describe(
+            "the claim's other lines (same patient, state and date): NCCI PTP bundling is checked between the lines",
+          ),
       },
       output: OUTPUT_SCHEMAS.claimCheck,
       argv: (i) => [
         "check",
-        ...flag("procedure", i.procedure),
-        ...flag("diagnosis", i.diagnoses),
+        ...(i.other_lines === undefined
+          ? [
+              ...flag("procedure", i.procedure),
+              ...flag("diagnosis", i.diagnoses),
+              ...flag("units", i.units === undefined ? undefined : String(i.units)),
+              ...flag("modifiers", i.modifiers),
+            ]
+          : ["--input", "-"]),
         ...flag("state", i.state),
         ...flag("lob", i.lob),
         ...flag("payer", i.payer),
         ...flag("date", i.date),
       ],
+      // A claim of several lines goes to `check --input -` as NDJSON: the lines of one claim.
+      stdin: (i) => {
+        const others = i.other_lines as Array<Record<string, unknown>> | undefined;
+        if (others === undefined) return undefined;
+        const first = {
+          procedure: i.procedure,
+          diagnosis: i.diagnoses,
+          units: i.units,
+          modifiers: i.modifiers,
+        };
+        return [first, ...others]
+          .map((l) =>
+            JSON.stringify({
+              claim: "1",
+              ...l,
+              units: l.units === undefined ? undefined : String(l.units),
+            }),
+          )
+          .join("\n");
+      },
     },
     {
       name: "list_payers",

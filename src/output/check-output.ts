@@ -3,6 +3,7 @@
 import { CheckFailedError } from "../errors.js";
 import type { OutputFormat } from "./format.js";
 import type { CheckResult, CheckVerdict } from "../views/claim-check.js";
+import type { RowVerdict } from "../views/claim-verdicts.js";
 import type { CheckedClaim } from "../views/claim-rules.js";
 import { renderTable, type Column } from "./table.js";
 import { formatJson, writeText, type Io } from "./terminal.js";
@@ -26,7 +27,14 @@ export const CHECK_CSV_COLUMNS = [
   "policy_ids",
   "policy_verdicts",
   "categories",
+  "rule",
 ] as const;
+
+/** The verdict a row counts as (an edit's without its brackets). */
+function baseVerdict(v: RowVerdict): CheckVerdict {
+  const at = v.indexOf(" (");
+  return (at < 0 ? v : v.slice(0, at)) as CheckVerdict;
+}
 
 /** One CSV row a result. */
 export function flattenClaim(claim: CheckedClaim): Array<Record<string, unknown>> {
@@ -42,6 +50,7 @@ export function flattenClaim(claim: CheckedClaim): Array<Record<string, unknown>
     policy_ids: r.policies.map((p) => p.policy_id),
     policy_verdicts: r.policies.map((p) => p.verdict),
     categories: r.policies.map((p) => p.category ?? ""),
+    rule: r.rule ?? "",
   }));
 }
 
@@ -76,9 +85,11 @@ const tableColumns = (io: Pick<Io, "chalk">): Column<TableRow>[] => [
   {
     header: "POLICIES",
     value: (r) =>
-      r.result.policies
+      r.result.rule ??
+      (r.result.policies
         .map((p) => `${p.policy_id}: ${p.verdict}${p.category ? ` (${p.category})` : ""}`)
-        .join("\n") || "-",
+        .join("\n") ||
+        "-"),
     flex: true,
     min: 24,
   },
@@ -162,7 +173,7 @@ export class CheckSummary {
   add(claim: CheckedClaim): CheckedClaim {
     this.lines++;
     for (const r of claim.results)
-      this.counts.set(r.verdict, (this.counts.get(r.verdict) ?? 0) + 1);
+      this.counts.set(baseVerdict(r.verdict), (this.counts.get(baseVerdict(r.verdict)) ?? 0) + 1);
     return claim;
   }
 

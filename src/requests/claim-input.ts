@@ -33,6 +33,8 @@ export interface CheckFlags {
   strict?: boolean;
   failOn?: string;
   dryRun?: boolean;
+  units?: string;
+  modifiers?: string[];
 }
 
 /** A line parsed and ready to ask about. */
@@ -79,13 +81,15 @@ export function parseFailOn(raw: string | undefined): Set<CheckVerdict> | undefi
       .toLowerCase()
       .replace(/[-_\s]+/g, " "),
   );
-  const bad = verdicts.filter((v) => !(CHECK_VERDICTS as readonly string[]).includes(v));
+  // Compared in any case (`units-over-mue` is `units over MUE`).
+  const named = verdicts.map((v) => CHECK_VERDICTS.find((c) => c.toLowerCase() === v));
+  const bad = verdicts.filter((_v, i) => named[i] === undefined);
   if (bad.length || verdicts.length === 0)
     throw new UsageError(
       `--fail-on '${bad[0] ?? raw}' is not a verdict`,
       `Use one or more of: ${CHECK_VERDICTS.map((v) => v.replaceAll(" ", "-")).join(", ")} (comma-separated).`,
     );
-  return new Set(verdicts as CheckVerdict[]);
+  return new Set(named as CheckVerdict[]);
 }
 
 /** A problem of a value given by flag: exit 2 naming the flag. */
@@ -119,7 +123,12 @@ function openRecords(
   warn: (message: string) => void,
 ): AsyncIterable<ClaimRecord> {
   if (file === undefined) {
-    const raw = { procedure: flags.procedure, diagnosis: flags.diagnosis?.join(";") };
+    const raw = {
+      procedure: flags.procedure,
+      diagnosis: flags.diagnosis?.join(";"),
+      units: flags.units,
+      modifiers: flags.modifiers?.join(";"),
+    };
     return (async function* () {
       yield { line: 1, raw };
     })();

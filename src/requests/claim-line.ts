@@ -12,7 +12,17 @@ import { findCodeSystem, SYSTEMS_HELP } from "./parse-flags.js";
 import { stateCodeForName } from "./state-names.js";
 
 /** The columns of an input line (CSV header names, NDJSON keys). */
-export const CLAIM_COLUMNS = ["procedure", "diagnosis", "state", "lob", "payer", "date"] as const;
+export const CLAIM_COLUMNS = [
+  "procedure",
+  "diagnosis",
+  "state",
+  "lob",
+  "payer",
+  "date",
+  "claim",
+  "units",
+  "modifiers",
+] as const;
 export type ClaimColumn = (typeof CLAIM_COLUMNS)[number];
 
 /** A line as read: each column's value as the file or the flags gave it. */
@@ -33,6 +43,12 @@ export class LineProblem extends Error {
 export interface CheckedLine extends ClaimLine {
   /** The state as given (before its sub-state jurisdictions), for the output. */
   state?: string;
+  /** The claim the line belongs to (lines of one claim are checked together), if given. */
+  claim?: string;
+  /** Units of service (1 when not given). */
+  units: number;
+  /** Modifiers, upper case, two characters each. */
+  modifiers: string[];
   input: ClaimInput;
 }
 
@@ -44,6 +60,10 @@ export interface ClaimInput {
   lob: string | null;
   payer: string | null;
   date: string;
+  /** Only when the line gives them (a claim, units, modifiers). */
+  claim?: string;
+  units?: number;
+  modifiers?: string[];
 }
 
 /** What the flags set for every line (and what a line's empty column falls back to). */
@@ -182,6 +202,33 @@ function parseDate(raw: string | undefined, fallback: string): string {
   );
 }
 
+function parseUnits(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (/^\d+$/.test(raw) && Number.isSafeInteger(n)) return n;
+  throw new LineProblem(
+    "units",
+    `'${raw}' is not a whole number of units`,
+    "Write the units of service as a whole number, e.g. 2.",
+  );
+}
+
+function parseModifiers(value: unknown): string[] {
+  if (value === undefined || value === null) return [];
+  const parts = Array.isArray(value)
+    ? value.map((v) => text("modifiers", v) ?? "")
+    : (text("modifiers", value) ?? "").split(/[;,\s]+/);
+  const mods = parts.map((p) => p.trim().toUpperCase()).filter(Boolean);
+  const bad = mods.find((m) => !/^[A-Z0-9]{2}$/.test(m));
+  if (bad !== undefined)
+    throw new LineProblem(
+      "modifiers",
+      `'${bad}' is not a modifier of two characters`,
+      'Write modifiers as two letters or digits, several joined by ";", e.g. 59;RT.',
+    );
+  return mods;
+}
+
 /**
  * A line's values checked and spelled as the API spells them; the flags fill the columns it
  * leaves empty. A bad value throws a LineProblem naming its column.
@@ -200,6 +247,9 @@ export function parseClaimLine(raw: RawClaimLine, defaults: LineDefaults): Check
   const lob = parseLob(text("lob", raw.lob) ?? defaults.lob);
   const payer = text("payer", raw.payer) ?? defaults.payer;
   const date = parseDate(text("date", raw.date), defaults.date);
+  const claim = text("claim", raw.claim);
+  const units = parseUnits(text("units", raw.units));
+  const modifiers = parseModifiers(raw.modifiers);
   const states =
     state === undefined ? undefined : defaults.exactState ? [state] : expandStates([state]);
   return {
@@ -210,6 +260,9 @@ export function parseClaimLine(raw: RawClaimLine, defaults: LineDefaults): Check
     lob,
     payer,
     date,
+    ...(claim !== undefined && { claim }),
+    units: units ?? 1,
+    modifiers,
     input: {
       procedure: `${procedure.code_system}:${procedure.code}`,
       diagnoses: diagnoses.map((d) => `ICD10CM:${d}`),
@@ -217,6 +270,9 @@ export function parseClaimLine(raw: RawClaimLine, defaults: LineDefaults): Check
       lob: lob ?? null,
       payer: payer ?? null,
       date,
+      ...(claim !== undefined && { claim }),
+      ...(units !== undefined && { units }),
+      ...(modifiers.length > 0 && { modifiers }),
     },
   };
 }

@@ -13,13 +13,27 @@ export interface ClaimLines {
 }
 
 /**
- * The claims of the input, in order, skipped lines passed on where they come. Each line is its
- * own claim today; a `claim` column (lines of one claim, consecutive) would group them here.
+ * The claims of the input, in order, skipped lines passed on where they come: consecutive lines
+ * with the same `claim` are one claim; a line without one is a claim of its own.
  */
 export async function* groupClaims(
   lines: AsyncIterable<ParsedLine | SkippedLine>,
 ): AsyncGenerator<ClaimLines | SkippedLine> {
-  for await (const l of lines) yield "problem" in l ? l : { lines: [l] };
+  let open: ClaimLines | undefined;
+  for await (const l of lines) {
+    if ("problem" in l) {
+      yield l;
+      continue;
+    }
+    const id = l.parsed.claim;
+    if (open && id !== undefined && open.lines[0]?.parsed.claim === id) {
+      open.lines.push(l);
+      continue;
+    }
+    if (open) yield open;
+    open = { lines: [l] };
+  }
+  if (open) yield open;
 }
 
 /** What --dry-run needs of the command's context. */

@@ -6,7 +6,7 @@ import { LOB_CATEGORIES, type LobCategory } from "../contract/index.js";
 import { compareCodePoints } from "../domain/compare.js";
 import { normaliseCode } from "../domain/codes.js";
 
-import { POLICY_VERDICTS, type CheckVerdict, type PolicyVerdict } from "./claim-verdicts.js";
+import { POLICY_VERDICTS, type PolicyVerdict, type RowVerdict } from "./claim-verdicts.js";
 
 export { CHECK_VERDICTS, POLICY_VERDICTS } from "./claim-verdicts.js";
 export type { CheckVerdict, PolicyVerdict } from "./claim-verdicts.js";
@@ -36,8 +36,10 @@ export interface CheckedPolicy {
 export interface CheckResult {
   payer_id: string | null;
   lob: string | null;
-  verdict: CheckVerdict;
+  verdict: RowVerdict;
   policies: CheckedPolicy[];
+  /** An edit's row: the edit or list behind it and its release (NCCI PTP practitioner v322r0). */
+  rule?: string;
 }
 
 /** What a policy says of the procedure, before the diagnoses are looked at. */

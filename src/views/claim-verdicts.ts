@@ -12,9 +12,19 @@ export const POLICY_VERDICTS = [
 ] as const;
 export type PolicyVerdict = (typeof POLICY_VERDICTS)[number];
 
-/** Every verdict a row can have: a policy's, or `not addressed` when no policy lists the code. */
-export const CHECK_VERDICTS = [...POLICY_VERDICTS, "not addressed"] as const;
+/** Medicare's edits on a snapshot that holds them; a row says which (`bundled (NCCI with 64479)`). */
+export const EDIT_VERDICTS = ["bundled", "units over MUE", "prior authorization required"] as const;
+export type EditVerdict = (typeof EDIT_VERDICTS)[number];
+
+/**
+ * Every verdict a row can have: a policy's, `not addressed` when no policy lists the code, or
+ * an edit's.
+ */
+export const CHECK_VERDICTS = [...POLICY_VERDICTS, "not addressed", ...EDIT_VERDICTS] as const;
 export type CheckVerdict = (typeof CHECK_VERDICTS)[number];
+
+/** A row's verdict: a verdict, or an edit's with what it is about in brackets. */
+export type RowVerdict = CheckVerdict | `${EditVerdict} (${string})`;
 
 /** What `coverage check --help` says after the options: the verdicts, the input, the cost. */
 export const CHECK_HELP = `
@@ -27,6 +37,13 @@ with its Medicare sub-state jurisdictions, the LOB and the payer, and listing th
   no diagnosis limits     it covers the procedure and lists no covered diagnoses
   mentioned only          it mentions the procedure without a coverage decision
   not addressed           no policy in scope lists the procedure (one row for the line)
+On a snapshot holding Medicare's edits (data import edits|pa), beside them:
+  bundled (NCCI with C)   a PTP edit pairs the line's code (column 2) with C on another line
+                          of the claim that day; modifier indicator 1 and a bypass modifier on
+                          the line (59, XE, XS, XP, XU, anatomic) let it pass
+  units over MUE (N > M)  MAI 1: the line's units; MAI 2 and 3: the day's units of the code
+                          over the claim's lines
+  prior authorization required (LIST)  the code is on a list for the state and date
 A row (payer x LOB) gets the first of these, top to bottom, that one of its policies gets; the
 policies behind it are listed with their own verdicts and the category (the article's group)
 in which the diagnosis is listed.
@@ -39,8 +56,9 @@ the diagnosis comes from. ICD-10-CM codes compare dotless and in any case (m5450
 each of those asks for its state too (a statewide policy applies in its parts); add
 --exact-state to ask for the code alone.
 
-Input file: CSV with a header (procedure, diagnosis, and optional state, lob, payer, date;
-several diagnoses joined by ";") or NDJSON with the same keys. A procedure without a system is
+Input file: CSV with a header (procedure, diagnosis, and optional state, lob, payer, date,
+claim, units, modifiers; several diagnoses or modifiers joined by ";"; consecutive lines of one
+claim are checked together) or NDJSON with the same keys. A procedure without a system is
 CPT when CPT-shaped, HCPCS otherwise; a diagnosis is ICD10CM. Flags fill the columns a line
 leaves empty. A bad line is named on stderr (file, line, column, fix) and skipped; --strict
 refuses the whole file first. A line longer than 65,536 characters is a bad line.

@@ -365,10 +365,10 @@ describe("files", () => {
     const { stdout } = await check(["check", "--input", file("b.csv", CSV), "--format", "csv"]);
     const rows = stdout.trim().split("\r\n");
     expect(rows[0]).toBe(
-      "line,procedure,diagnoses,state,date,payer_id,lob,verdict,policy_ids,policy_verdicts,categories",
+      "line,procedure,diagnoses,state,date,payer_id,lob,verdict,policy_ids,policy_verdicts,categories,rule",
     );
     expect(rows[4]).toBe(
-      "3,CPT:97110,ICD10CM:M54.50;ICD10CM:Z00.00,NF,2026-05-01,CMS,medicare_part_b,diagnosis not covered,cms-lcd/L1/2025-01-01,diagnosis not covered,Group 2",
+      "3,CPT:97110,ICD10CM:M54.50;ICD10CM:Z00.00,NF,2026-05-01,CMS,medicare_part_b,diagnosis not covered,cms-lcd/L1/2025-01-01,diagnosis not covered,Group 2,",
     );
     expect(rows).toHaveLength(6);
   });

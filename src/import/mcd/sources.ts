@@ -23,7 +23,8 @@ export interface TableSet {
 
 type Zip = yauzl.ZipFile;
 
-function openZipFile(file: string): Promise<Zip> {
+/** Opens a zip file for reading its entries one by one. */
+export function openZipFile(file: string): Promise<Zip> {
   return new Promise((resolve, reject) =>
     yauzl.open(file, { lazyEntries: true, autoClose: false }, (err, zip) =>
       err ? reject(err) : resolve(zip),
@@ -48,7 +49,8 @@ export const MAX_RATIO = 200;
 // Below this size an entry is read whatever its ratio (a small file of one repeated byte).
 const RATIO_FROM_BYTES = 64 * 1024 ** 2;
 
-function listEntries(zip: Zip, label: string): Promise<yauzl.Entry[]> {
+/** The entries of a zip (a climbing or absolute name is a usage error naming `label`). */
+export function listEntries(zip: Zip, label: string): Promise<yauzl.Entry[]> {
   return new Promise((resolve, reject) => {
     const entries: yauzl.Entry[] = [];
     zip.on("entry", (entry: yauzl.Entry) => {
@@ -90,7 +92,8 @@ function checkEntrySize(entry: yauzl.Entry, where: string, limit: number): void 
     );
 }
 
-function openEntry(zip: Zip, entry: yauzl.Entry): Promise<Readable> {
+/** An entry's bytes, inflated as they are read. */
+export function openEntry(zip: Zip, entry: yauzl.Entry): Promise<Readable> {
   return new Promise((resolve, reject) =>
     zip.openReadStream(entry, (err, stream) => (err ? reject(err) : resolve(stream))),
   );

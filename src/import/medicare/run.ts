@@ -1,0 +1,123 @@
+import { InterruptedError } from "../../errors.js";
+import type { NcciProgram, RuleRelease } from "../../domain/medicare-edits.js";
+import { openRuleWriter } from "../../snapshot/medicare-writer.js";
+import { findRuleInputs, type RuleInput } from "./inputs.js";
+import { IMPORT_KINDS, identifyLayout, type ImportGroup, type Layout } from "./layouts.js";
+import { formatOf, headRecords, readHead, readRecords, type RecordFormat } from "./records.js";
+import { toDmeposRows, toRuleRow } from "./rows.js";
+
+/** What one file brought: its release, rows, odd rows (deleted before effective), skipped. */
+export interface ImportedFile extends RuleRelease {
+  skipped: number;
+}
+
+export interface RuleImportOptions {
+  program?: NcciProgram;
+  now: Date;
+  signal?: AbortSignal;
+  /** Called now and then with the rows read so far (a TTY's progress line). */
+  onProgress?: (label: string, rows: number) => void;
+}
+
+interface Planned {
+  input: RuleInput;
+  layout: Layout;
+  format: RecordFormat;
+}
+
+/**
+ * `data import edits|fees|pa PATH... --into SNAPSHOT`: every file is told by its layout first
+ * (a file of another kind is refused before anything is written), then each is streamed into
+ * the snapshot in one transaction: all of them, or nothing.
+ */
+export async function importRules(
+  group: ImportGroup,
+  paths: string[],
+  into: string,
+  options: RuleImportOptions,
+): Promise<ImportedFile[]> {
+  const inputs = await findRuleInputs(paths);
+  try {
+    const planned: Planned[] = [];
+    // A zip's other files (CMS's rvu zips hold ANES, LOCCO, OPPSCAP tables and a fixed-width
+    // copy) are passed over; a zip with no file of the kind is refused like a file given.
+    const refused = new Map<string, unknown>();
+    for (const input of inputs.files) {
+      const head = await readHead(await input.open());
+      const format = formatOf(head);
+      try {
+        const records = headRecords(head, format);
+        const layout = identifyLayout(
+          records,
+          input.label,
+          input.names,
+          IMPORT_KINDS[group],
+          options.program,
+        );
+        planned.push({ input, layout, format });
+      } catch (err) {
+        if (input.zip === undefined) throw err;
+        if (!refused.has(input.zip)) refused.set(input.zip, err);
+      }
+    }
+    for (const [zip, err] of refused) if (!planned.some((p) => p.input.zip === zip)) throw err;
+    const writer = await openRuleWriter(into, options.now);
+    const done: ImportedFile[] = [];
+    try {
+      for (const p of planned) done.push(await importFile(p, writer, options));
+      if (options.signal?.aborted) throw new InterruptedError("interrupted; nothing was imported");
+      writer.commit();
+    } catch (err) {
+      writer.rollback();
+      throw err;
+    }
+    return done;
+  } finally {
+    inputs.close();
+  }
+}
+
+async function importFile(
+  { input, layout, format }: Planned,
+  writer: Awaited<ReturnType<typeof openRuleWriter>>,
+  options: RuleImportOptions,
+): Promise<ImportedFile> {
+  const release = {
+    kind: layout.kind,
+    setting: layout.setting,
+    program: layout.program,
+    release: layout.release,
+    part: layout.part,
+    file: input.label,
+    effective: layout.effective,
+  };
+  writer.begin(release);
+  let index = 0;
+  let rows = 0;
+  let odd = 0;
+  let skipped = 0;
+  let started = false;
+  for await (const record of readRecords(await input.open(), format)) {
+    if (index++ <= layout.header) continue;
+    const parsed =
+      layout.kind === "dmepos" ? toDmeposRows(record, layout) : toRuleRow(record, layout);
+    if (parsed === null) {
+      // Lines between the header and the first row (a wrapped header) and blank lines are
+      // layout; anything else that is not a row is counted.
+      if (started && record.some((c) => c.trim() !== "")) skipped++;
+      continue;
+    }
+    started = true;
+    for (const row of Array.isArray(parsed) ? parsed : [parsed]) {
+      if (row.kind === "ptp" && row.del !== null && row.del < row.eff) odd++;
+      writer.add(row);
+    }
+    rows++;
+    if ((rows & 0xffff) === 0) {
+      options.onProgress?.(input.label, rows);
+      if (options.signal?.aborted) throw new InterruptedError("interrupted; nothing was imported");
+    }
+  }
+  writer.end(rows, odd);
+  return { ...release, rows, odd_rows: odd, skipped };
+}

@@ -20,12 +20,14 @@ import { refuseJsonDataset } from "./export.js";
 import {
   CORE_TABLES,
   genericTable,
+  MEDICARE_TABLES,
   OPTIONAL_TABLES,
   type DeclaredColumn,
   type ParquetColumn,
   type ParquetTable,
 } from "./parquet-tables.js";
 import { dayNumber } from "./days.js";
+import { numberDate } from "./medicare-schema.js";
 import { openSnapshotDatabase } from "./store.js";
 
 type Value = string | number | bigint | Uint8Array | null;
@@ -63,8 +65,12 @@ export function tablesOf(db: DatabaseSync): ParquetTable[] {
       .map((r) => r.name as string),
   );
   const tables = CORE_TABLES.filter((t) => t.needs.every((n) => present.has(n)));
+  const hasRows = (name: string) =>
+    db.prepare(`SELECT 1 AS found FROM "${name}" LIMIT 1`).get() !== undefined;
+  const laidOut = MEDICARE_TABLES.filter((t) => t.needs.every((n) => present.has(n)));
+  tables.push(...laidOut.filter((t) => hasRows(t.needs[0]!)));
   for (const name of OPTIONAL_TABLES) {
-    if (!present.has(name)) continue;
+    if (!present.has(name) || laidOut.some((t) => t.name === name)) continue;
     const declared = db
       .prepare(`PRAGMA table_info("${name}")`)
       .all()
@@ -75,7 +81,9 @@ export function tablesOf(db: DatabaseSync): ParquetTable[] {
 }
 
 /** The days since 1970-01-01 of a `YYYY-MM-DD` text (Parquet's DATE), any year 0000-9999. */
-function daysOf(value: string, table: string, column: string): number {
+function daysOf(raw: SQLOutputValue, table: string, column: string): number {
+  // The dossier's tables hold dates as YYYYMMDD numbers.
+  const value = typeof raw === "number" ? numberDate(raw) : String(raw);
   if (!DAY.test(value))
     throw new UsageError(
       `${table}.${column}: '${value}' is not a date (YYYY-MM-DD)`,
@@ -94,7 +102,7 @@ function convert(
   if (value === null || value === undefined) return null;
   switch (column.type) {
     case "DATE":
-      return daysOf(String(value), table, column.name);
+      return daysOf(value, table, column.name);
     case "INT64":
       return BigInt(value as number | bigint);
     case "DOUBLE":

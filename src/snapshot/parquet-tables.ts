@@ -110,10 +110,112 @@ export const CORE_TABLES: readonly ParquetTable[] = [
   },
 ];
 
+const int = (name: string): ParquetColumn => ({ name, type: "INT64" });
+const real = (name: string): ParquetColumn => ({ name, type: "DOUBLE" });
+const code = (name: string): ParquetColumn => ({ name, type: "STRING", code: true });
+// The dossier's tables (src/snapshot/medicare-schema.ts) with their release's name and their
+// rationale's text in place of the ids; dates there are YYYYMMDD numbers, here DATE.
+const release = "JOIN rule_release r ON r.id = x.release";
+const rationale = "LEFT JOIN rule_text t ON t.id = x.rationale";
+
 /**
- * Medicare's edits, fees and prior-authorization lists (cli.md, "the code dossier"): written
- * when the snapshot has a table of that name, column for column (genericTable), and skipped
- * when it has not.
+ * Medicare's edits, fees and prior-authorization lists (cli.md, "the code dossier"), written
+ * when the snapshot has their rows (`data import edits|fees|pa`), skipped when it has none.
+ */
+export const MEDICARE_TABLES: readonly ParquetTable[] = [
+  {
+    name: "ptp_edits",
+    needs: ["ptp_edit", "rule_release", "rule_text"],
+    columns: [
+      text("setting"),
+      text("release"),
+      code("column1"),
+      code("column2"),
+      int("pre_1996"),
+      day("effective_date"),
+      day("deletion_date"),
+      int("modifier"),
+      text("rationale"),
+    ],
+    select:
+      "SELECT r.setting, r.release, x.column1, x.column2, x.pre_1996, x.effective AS" +
+      " effective_date, x.deletion AS deletion_date, x.modifier, t.text AS rationale" +
+      ` FROM ptp_edit x ${release} ${rationale} ORDER BY x.rowid`,
+  },
+  {
+    name: "mue",
+    needs: ["mue", "rule_release", "rule_text"],
+    columns: [
+      text("setting"),
+      text("release"),
+      code("code"),
+      int("value"),
+      int("mai"),
+      text("rationale"),
+    ],
+    select:
+      "SELECT r.setting, r.release, x.code, x.value, x.mai, t.text AS rationale" +
+      ` FROM mue x ${release} ${rationale} ORDER BY x.rowid`,
+  },
+  {
+    // The physician fee schedule's RVUs (the dossier's `pfs`).
+    name: "fees",
+    needs: ["pfs", "rule_release"],
+    columns: [
+      text("release"),
+      code("code"),
+      text("modifier"),
+      text("status"),
+      text("global_days"),
+      text("pctc"),
+      ...["work_rvu", "nf_pe_rvu", "f_pe_rvu", "mp_rvu", "nf_total", "f_total"].map(real),
+      real("conversion_factor"),
+    ],
+    select:
+      "SELECT r.release, x.code, x.modifier, x.status, x.global_days, x.pctc, x.work_rvu," +
+      " x.nf_pe_rvu, x.f_pe_rvu, x.mp_rvu, x.nf_total, x.f_total, x.conversion_factor" +
+      ` FROM pfs x ${release} ORDER BY x.rowid`,
+  },
+  {
+    name: "dmepos_fees",
+    needs: ["dmepos_fee", "rule_release"],
+    columns: [
+      text("release"),
+      code("code"),
+      text("modifier"),
+      text("modifier2"),
+      text("state"),
+      real("non_rural"),
+      real("rural"),
+      text("jurisdiction"),
+      text("category"),
+    ],
+    select:
+      "SELECT r.release, x.code, x.modifier, x.modifier2, x.state, x.non_rural, x.rural," +
+      ` x.jurisdiction, x.category FROM dmepos_fee x ${release} ORDER BY x.rowid`,
+  },
+  {
+    name: "prior_auth",
+    needs: ["prior_auth", "rule_release"],
+    columns: [
+      text("release"),
+      code("code"),
+      text("program"),
+      text("category"),
+      text("states"),
+      day("from_date"),
+      day("to_date"),
+      text("source"),
+    ],
+    select:
+      'SELECT r.release, x.code, x.program, x.category, x.states, x."from" AS from_date,' +
+      ` x."to" AS to_date, x.source FROM prior_auth x ${release} ORDER BY x.rowid`,
+  },
+];
+
+/**
+ * Tables of these names that a snapshot holds without the dossier's layout are written column
+ * for column (genericTable).
  */
 export const OPTIONAL_TABLES: readonly string[] = ["ptp_edits", "mue", "fees", "prior_auth"];
 

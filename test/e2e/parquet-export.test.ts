@@ -137,6 +137,45 @@ describe.skipIf(!SQLITE)("data export --format parquet: bad input", () => {
     ]);
   });
 
+  it("writes the dossier's tables it has rows of, dates as DATE and ids as their texts", async () => {
+    const { MEDICARE_TABLES } = await import("../../src/snapshot/medicare-schema.js");
+    const withRules = await changedCopy(
+      MEDICARE_TABLES +
+        "INSERT INTO rule_release VALUES (1, 'ptp', 'practitioner', 'ncci', '2026Q1', 1, 'f', 1, 0, 20260101, 'x', 1);" +
+        "INSERT INTO rule_text VALUES (7, 'Mutually exclusive procedures');" +
+        "INSERT INTO ptp_edit VALUES (1, '97110', '97530', 0, 20200101, 20991231, 1, 7);" +
+        "INSERT INTO prior_auth VALUES (1, 'e0601', 'dmepos', 'PAP', 'CA;NY', 20250401, NULL, 'list');",
+    );
+    const out = path.join(fresh(), "t");
+    const r = await exportTo(out, [], withRules);
+    expect(r.exitCode, r.stderr).toBe(0);
+    // mue, pfs and dmepos_fee are there but empty: no file.
+    expect(readdirSync(out).sort()).toEqual(
+      [...CORE, "prior_auth.parquet", "ptp_edits.parquet"].sort(),
+    );
+    const { DuckDBInstance } = await import("@duckdb/node-api").catch(() => ({
+      DuckDBInstance: undefined,
+    }));
+    if (!DuckDBInstance) return;
+    const db = await (await DuckDBInstance.create(":memory:")).connect();
+    const ptp = await db.runAndReadAll(
+      `SELECT release, column1, CAST(effective_date AS VARCHAR) AS e, CAST(deletion_date AS VARCHAR) AS d, rationale FROM '${path.join(out, "ptp_edits.parquet")}'`,
+    );
+    expect(ptp.getRowObjectsJson()).toEqual([
+      {
+        release: "2026Q1",
+        column1: "97110",
+        e: "2020-01-01",
+        d: "2099-12-31",
+        rationale: "Mutually exclusive procedures",
+      },
+    ]);
+    const pa = await db.runAndReadAll(
+      `SELECT code, CAST(from_date AS VARCHAR) AS f, to_date FROM '${path.join(out, "prior_auth.parquet")}'`,
+    );
+    expect(pa.getRowObjectsJson()).toEqual([{ code: "E0601", f: "2025-04-01", to_date: null }]);
+  });
+
   it("streams row groups: a table of many row groups reads back whole", async () => {
     const { exportParquet } = await import("../../src/snapshot/parquet-export.js");
     const out = path.join(fresh(), "t");

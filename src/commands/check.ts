@@ -2,7 +2,6 @@ import type { Command } from "commander";
 import type { CommandContext, RunEnvironment } from "../cli/context.js";
 import { LOB_CATEGORIES } from "../contract/index.js";
 import type { CheckFlags } from "../requests/claim-input.js";
-import { stateExpansionNotice } from "../requests/parse-flags.js";
 import { CHECK_EXAMPLES, CHECK_HELP, CHECK_VERDICTS } from "../views/claim-verdicts.js";
 import { collect, examples, listedOption, withContext } from "./shared.js";
 
@@ -15,35 +14,33 @@ async function runCheck(ctx: CommandContext, flags: CheckFlags, stdin: NodeJS.Re
   const questions = await import("../requests/claim-questions.js");
   const { listCatalogueIds } = await import("../backend/catalogue-ids.js");
   const failOn = input.checkFlags(flags);
-  const defaults = input.readDefaults(flags, flags.date ?? (await ctx.today()));
-  // --state widened as every command with a state says it (the lines' own states are not).
-  const widened = stateExpansionNotice({
-    state: flags.state === undefined ? undefined : [flags.state],
-    exactState: flags.exactState,
-  });
-  if (widened) ctx.inform(widened);
-  const source = input.sourceName(flags);
-  const warn = ctx.warn;
+  const defaults = input.readDefaults(flags, flags.date ?? (await ctx.today()), ctx.inform);
+  const [{ format, quiet, verbose }, warn] = [ctx.settings, ctx.warn];
   const knownPayers = async () => listCatalogueIds(await ctx.client(), "payer", warn);
   const opened = await input.openClaimLines(flags, stdin, { defaults, knownPayers, warn });
   const rules = await (await import("./code-medicare.js")).openCheckRules(ctx);
   try {
-    if (flags.dryRun) return await questions.printQuestions(opened.lines, ctx, source);
+    if (flags.dryRun) return await questions.printQuestions(opened.lines, ctx, flags);
     const { ClaimAnswers, answerClaims } = await import("../views/claim-answers.js");
-    const { applyClaimRules } = await import("../views/claim-rules.js");
-    const { createCheckWriter, CheckSummary } = await import("../output/check-output.js");
+    const { checkClaims } = await import("../views/claim-rules.js");
+    const { CheckSummary, writeChecks } = await import("../output/check-output.js");
+    const { runTerminable } = await import("../download/termination.js");
     const answers = new ClaimAnswers(await ctx.client(), warn, knownPayers);
-    const writer = createCheckWriter(ctx.settings.format, ctx.io);
     const summary = new CheckSummary(ctx.io, CHECK_VERDICTS, input.MAX_NAMED_PROBLEMS);
-    for await (const claim of answerClaims(questions.groupClaims(opened.lines), answers)) {
-      if ("problem" in claim && flags.input === undefined) input.flagError(claim.problem);
-      else if ("problem" in claim) summary.skip(input.describeProblem(claim, source));
-      else for (const l of applyClaimRules(claim, rules.list)) await writer.write(summary.add(l));
-    }
-    await writer.end();
-    summary.report(ctx.settings.quiet, ctx.settings.verbose ? answers.stats : undefined);
-    const failure = summary.failure(failOn);
-    if (failure) throw failure;
+    const skip = input.onSkipped(flags, (described) => summary.skip(described));
+    const checked = checkClaims(
+      answerClaims(questions.groupClaims(opened.lines), answers),
+      skip,
+      rules.list,
+    );
+    const write = (signal: AbortSignal) => writeChecks(checked, ctx.io, summary, signal, format);
+    // Process-wide handlers only for a file or the process's stdin: a line from flags ends at
+    // once, and `mcp` runs checks (on a stdin of their own) many at a time.
+    if (flags.input === undefined || (flags.input === "-" && stdin !== process.stdin))
+      await write(ctx.signal);
+    else await runTerminable(ctx.signal, write, (by) => summary.stopped(by, format));
+    summary.report(quiet, verbose ? answers.stats : undefined, opened.tally);
+    summary.failIfFound(failOn);
   } finally {
     rules.close();
     await opened.close();

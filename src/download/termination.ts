@@ -2,16 +2,19 @@ import { TerminatedError } from "../errors.js";
 
 /** The signals besides Ctrl-C that stop a download: `kill`, `timeout`, CI, a closed terminal. */
 const SIGNALS = { SIGTERM: 15, SIGHUP: 1 } as const;
-type Terminating = keyof typeof SIGNALS;
+export type Terminating = keyof typeof SIGNALS;
 
 /**
  * Runs `task` with a signal that aborts on the run's own signal (Ctrl-C) and also on SIGTERM
  * and SIGHUP, whose default action would kill the process with the temporary file still on
- * disk. Stopped by one of those, it fails with exit 128 + the signal's number.
+ * disk. Stopped by one of those, it fails with exit 128 + the signal's number and `describe`'s
+ * message.
  */
 export async function runTerminable<T>(
   signal: AbortSignal,
   task: (signal: AbortSignal) => Promise<T>,
+  describe: (by: Terminating) => string = (by) =>
+    `download stopped by ${by}; no partial file was left`,
 ): Promise<T> {
   const ctrl = new AbortController();
   let by: Terminating | undefined;
@@ -41,8 +44,7 @@ export async function runTerminable<T>(
   try {
     return await task(ctrl.signal);
   } catch (err) {
-    if (by)
-      throw new TerminatedError(`download stopped by ${by}; no partial file was left`, SIGNALS[by]);
+    if (by) throw new TerminatedError(describe(by), SIGNALS[by]);
     throw err;
   } finally {
     signal.removeEventListener("abort", onRun);

@@ -297,7 +297,7 @@ export function cutText(text: string, width: number): string {
 const oneLine = (text: string) => stripControls(text).replace(/\s+/g, " ").trim();
 
 /** Columns the table needs with no word broken: see floorWidth. */
-function neededWidth<T>(columns: Column<T>[], rows: readonly T[]): number {
+export function neededWidth<T>(columns: Column<T>[], rows: readonly T[]): number {
   return columns.reduce((sum, c) => {
     const cells = rows.map((row) => stripControls(c.value(row)).replace(/\t/g, " "));
     const natural = Math.max(displayWidth(c.header), ...cells.map(displayWidth));

@@ -1,14 +1,21 @@
 // Reading `coverage check --input`: CSV with a header or NDJSON, told apart by the first
 // character, streamed line by line with a bounded line length, so that neither a huge file nor
 // a huge line is ever held whole.
-import { Readable } from "node:stream";
-import { parse } from "csv-parse";
+import { parse as parseCsv } from "csv-parse/sync";
 import { StringDecoder } from "node:string_decoder";
 import { UsageError } from "../errors.js";
 import { CLAIM_COLUMNS, LineProblem, type ClaimColumn, type RawClaimLine } from "./claim-line.js";
 
 /** The longest line read (characters); a longer one is a bad line, never held whole. */
 export const MAX_LINE_CHARS = 64 * 1024;
+
+/** Lines that are no claim, counted as read so that the summary adds up to the file's lines. */
+export interface ReadTally {
+  /** Blank lines (after the header). */
+  blank: number;
+  /** Lines inside a quoted value that began on an earlier line. */
+  continued: number;
+}
 
 /** One line of the input: its values, or what is wrong with it. */
 export type ClaimRecord =
@@ -112,6 +119,7 @@ async function* readNdjson(
   lines: AsyncGenerator<Line>,
   source: string,
   warn: (m: string) => void,
+  tally: ReadTally,
 ): AsyncGenerator<ClaimRecord> {
   const warned = new Set<string>();
   for await (const l of lines) {
@@ -120,7 +128,10 @@ async function* readNdjson(
       continue;
     }
     const text = l.line === 1 ? l.text.replace(/^\uFEFF/, "") : l.text;
-    if (text.trim() === "") continue;
+    if (text.trim() === "") {
+      tally.blank++;
+      continue;
+    }
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -161,83 +172,183 @@ async function* readNdjson(
   }
 }
 
-/** Lines of a CSV input: csv-parse over the bounded lines, problems and records in line order. */
+/** A quoted value may run over line ends, up to this many characters in all (a claim line is a few codes). */
+export const MAX_RECORD_CHARS = 4 * MAX_LINE_CHARS;
+
+const QUOTE_FIX = 'Close the quote ("), or write a quote inside a value as two ("").';
+
+/** The refusal of a quote left open: the rest of the file would be one value, every claim in it lost. */
+function unclosedQuote(source: string, line: number, how: string): UsageError {
+  return new UsageError(
+    `${source}, line ${line}: the quote that opens a value on this line ${how}, so the lines after it cannot be read; nothing after it was checked`,
+    QUOTE_FIX,
+  );
+}
+
+/**
+ * Follows a line's quotes as a CSV reader does (a quote opens a value only where a value starts;
+ * inside one, two quotes are one): whether the line ends inside a quoted value, and whether a
+ * value opened on an earlier line closes with text after its quote (the quotes paired wrongly).
+ */
+function followQuotes(text: string, inQuote: boolean): { open: boolean; badClose: boolean } {
+  let fromEarlierLine = inQuote;
+  for (let i = 0; ;) {
+    const q = text.indexOf('"', i);
+    if (q < 0) return { open: inQuote, badClose: false };
+    if (inQuote) {
+      if (text[q + 1] === '"') {
+        i = q + 2;
+        continue;
+      }
+      const next = text[q + 1];
+      if (fromEarlierLine && next !== undefined && next !== ",")
+        return { open: false, badClose: true };
+      inQuote = fromEarlierLine = false;
+    } else if (q === 0 || text[q - 1] === ",") inQuote = true;
+    i = q + 1;
+  }
+}
+
+type CsvRecord = { line: number; text: string } | { line: number; tooLong: true };
+
+/**
+ * Physical lines joined into CSV records, in order, each numbered by its first line: a quoted
+ * value may hold line ends, up to MAX_RECORD_CHARS; a quote still open past that or at the end
+ * of the input is a usage error naming the line where it opened. Nothing but the open record is
+ * held, so a stray quote costs at most that many characters, whatever follows it.
+ */
+async function* joinRecords(
+  lines: AsyncIterable<Line>,
+  source: string,
+  tally: ReadTally,
+): AsyncGenerator<CsvRecord> {
+  let open: { line: number; parts: string[]; size: number } | undefined;
+  for await (const l of lines) {
+    if ("tooLong" in l) {
+      if (open)
+        throw unclosedQuote(
+          source,
+          open.line,
+          `is still open ${MAX_RECORD_CHARS.toLocaleString("en-US")} characters later`,
+        );
+      yield l;
+      continue;
+    }
+    const text = l.line === 1 ? l.text.replace(/^\uFEFF/, "") : l.text;
+    const { open: stillOpen, badClose } = followQuotes(text, open !== undefined);
+    if (badClose)
+      throw unclosedQuote(
+        source,
+        open!.line,
+        `is closed on line ${l.line} with text after it (the quotes pair wrongly from there on)`,
+      );
+    if (open) {
+      open.parts.push(text);
+      open.size += text.length + 1;
+      if (open.size > MAX_RECORD_CHARS)
+        throw unclosedQuote(
+          source,
+          open.line,
+          `is still open ${MAX_RECORD_CHARS.toLocaleString("en-US")} characters later`,
+        );
+      if (stillOpen) continue;
+      tally.continued += open.parts.length - 1;
+      yield { line: open.line, text: open.parts.join("\n") };
+      open = undefined;
+    } else if (stillOpen) open = { line: l.line, parts: [text], size: text.length };
+    else yield { line: l.line, text };
+  }
+  if (open) throw unclosedQuote(source, open.line, "is never closed");
+}
+
+/** A record's values: split at commas when it holds no quote, else read by csv-parse. */
+function splitRecord(text: string): string[] {
+  if (!text.includes('"')) return text.split(",");
+  let rows: string[][];
+  try {
+    rows = parseCsv(text, { record_delimiter: "\n", relax_column_count: true }) as string[][];
+  } catch (err) {
+    const e = err as Error & { code?: string };
+    throw new LineProblem(
+      undefined,
+      e.code === "INVALID_OPENING_QUOTE"
+        ? "a quote inside a value that does not start with one"
+        : e.code === "CSV_INVALID_CLOSING_QUOTE"
+          ? "a quoted value is followed by text before the next comma"
+          : e.message.replace(/ (?:on|at) line \d+/, ""),
+      'Quote the whole value ("..."), and write a quote inside it as two ("").',
+    );
+  }
+  if (rows.length === 1) return rows[0]!;
+  throw new LineProblem(undefined, "not one CSV line", QUOTE_FIX);
+}
+
+/** Lines of a CSV input: the header, then each record's values or its problem, in line order, as they come. */
 async function* readCsv(
-  lines: AsyncGenerator<Line>,
+  lines: AsyncIterable<Line>,
   source: string,
   warn: (m: string) => void,
+  tally: ReadTally,
 ): AsyncGenerator<ClaimRecord> {
-  // Problems by line: lines too long (handed to the parser as empty lines, so its line count
-  // stays the file's) and records the parser skips.
-  const problems: Array<{ line: number; problem: LineProblem }> = [];
-  const text = Readable.from(
-    (async function* () {
-      for await (const l of lines) {
-        if ("tooLong" in l) problems.push({ line: l.line, problem: tooLongProblem() });
-        yield "tooLong" in l ? "\n" : `${l.text}\n`;
-      }
-    })(),
-  );
   let header: Array<ClaimColumn | false> | undefined;
-  const parser = text.pipe(
-    parse({
-      bom: true,
-      info: true,
-      skip_empty_lines: true,
-      skip_records_with_error: true,
-      // A row may leave its last columns out (read as empty); more columns than the header is a bad line.
-      relax_column_count_less: true,
-      // A quote left open would make the rest of the file one field: stop at a bounded size.
-      max_record_size: 4 * MAX_LINE_CHARS,
-      columns: (names: string[]) => (header = readHeader(names, source, warn)),
-    }),
-  );
-  parser.on("skip", (err: Error & { code?: string; lines?: number }) => {
-    problems.push({
-      line: err.lines ?? 0,
-      problem: new LineProblem(
-        undefined,
-        err.code === "CSV_RECORD_INCONSISTENT_COLUMNS"
-          ? `${err.message.replace(/ on line \d+$/, "")} (the header has ${header?.length ?? "?"})`
-          : err.message.replace(/ (?:on|at) line \d+$/, ""),
-        "Quote a value that holds a comma; join several diagnoses with ';'.",
-      ),
-    });
-  });
-  const flush = function* (before: number) {
-    problems.sort((a, b) => a.line - b.line);
-    while (problems.length && problems[0]!.line < before) yield problems.shift()!;
-  };
-  try {
-    for await (const { record, info } of parser as AsyncIterable<{
-      record: RawClaimLine;
-      info: { lines: number };
-    }>) {
-      yield* flush(info.lines);
-      yield { line: info.lines, raw: record };
+  for await (const r of joinRecords(lines, source, tally)) {
+    if ("tooLong" in r) {
+      yield { line: r.line, problem: tooLongProblem() };
+      continue;
     }
-  } catch (err) {
-    const e = err as Error & { code?: string; lines?: number };
-    if (e instanceof UsageError) throw e;
-    if (e.code === "CSV_MAX_RECORD_SIZE")
-      throw new UsageError(
-        `${source}, line ${e.lines ?? "?"}: a quoted value is not closed (the record runs past ${4 * MAX_LINE_CHARS} characters)`,
-        'Close the quote ("), or write a quote inside a value as two ("").',
-      );
-    throw new UsageError(`${source}: not a readable CSV file (${e.message})`, HEADER_FIX);
+    if (r.text === "") {
+      if (header) tally.blank++;
+      continue;
+    }
+    let values: string[];
+    try {
+      values = splitRecord(r.text);
+    } catch (err) {
+      if (!(err instanceof LineProblem) || !header) throw headerError(err, source);
+      yield { line: r.line, problem: err };
+      continue;
+    }
+    if (!header) {
+      header = readHeader(values, source, warn);
+      continue;
+    }
+    if (values.length > header.length) {
+      yield {
+        line: r.line,
+        problem: new LineProblem(
+          undefined,
+          `${values.length} values, more than the header's ${header.length} columns`,
+          "Quote a value that holds a comma; join several diagnoses with ';'.",
+        ),
+      };
+      continue;
+    }
+    const raw: RawClaimLine = {};
+    values.forEach((v, i) => {
+      const column = header![i];
+      if (column) raw[column] = v;
+    });
+    yield { line: r.line, raw };
   }
-  yield* flush(Infinity);
+}
+
+/** A header that cannot be read: a usage error naming it. */
+function headerError(err: unknown, source: string): unknown {
+  if (!(err instanceof LineProblem)) return err;
+  return new UsageError(`${source}, line 1 (header): ${err.message}`, HEADER_FIX);
 }
 
 /**
  * The claim lines of an input stream, in order, each with its line number: NDJSON when the first
  * character is `{`, else CSV with a header. A file that is empty, not text, a JSON document, or
- * whose header lacks procedure or diagnosis is a usage error.
+ * whose header lacks procedure or diagnosis is a usage error. Lines that are no claim (blank,
+ * inside a quoted value) are counted in `tally`.
  */
 export async function* readClaimRecords(
   input: AsyncIterable<Buffer | string>,
   source: string,
   warn: (message: string) => void,
+  tally: ReadTally = { blank: 0, continued: 0 },
 ): AsyncGenerator<ClaimRecord> {
   const lines = splitLines(input, MAX_LINE_CHARS);
   // The first non-blank line says which format, and is then handed on with the rest.
@@ -278,6 +389,6 @@ export async function* readClaimRecords(
     yield* head;
     yield* lines;
   })();
-  if (first.startsWith("{")) yield* readNdjson(all, source, warn);
-  else yield* readCsv(all, source, warn);
+  if (first.startsWith("{")) yield* readNdjson(all, source, warn, tally);
+  else yield* readCsv(all, source, warn, tally);
 }

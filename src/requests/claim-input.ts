@@ -8,7 +8,8 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { UsageError } from "../errors.js";
 import { CHECK_VERDICTS, type CheckVerdict } from "../views/claim-verdicts.js";
-import { readClaimRecords, type ClaimRecord } from "./claim-file.js";
+import { stateExpansionNotice } from "./parse-flags.js";
+import { readClaimRecords, type ClaimRecord, type ReadTally } from "./claim-file.js";
 import {
   describeProblem,
   LineProblem,
@@ -99,19 +100,43 @@ export function flagError(err: unknown): never {
   throw new UsageError(`${flag} ${err.message}`, err.fix);
 }
 
-/** The values every line falls back to (`date`: --date or the engine's today), checked as a line's are. */
-export function readDefaults(flags: CheckFlags, date: string): LineDefaults {
+/** What is done with a skipped line: from flags, exit 2 naming the flag; from a file, `report` its description. */
+export function onSkipped(
+  flags: CheckFlags,
+  report: (described: string) => void,
+): (skipped: SkippedLine) => void {
+  const source = sourceName(flags);
+  return (skipped) =>
+    flags.input === undefined
+      ? flagError(skipped.problem)
+      : report(describeProblem(skipped, source));
+}
+
+/**
+ * The values every line falls back to (`date`: --date or the engine's today), checked as a
+ * line's are; `inform` says when --state is widened (a split state's parts, or a part's state),
+ * as every command with a state says it (the lines' own states are not).
+ */
+export function readDefaults(
+  flags: CheckFlags,
+  date: string,
+  inform: (message: string) => void,
+): LineDefaults {
   const defaults: LineDefaults = { date, exactState: flags.exactState };
+  let probe: CheckedLine;
   try {
     // A line of the flags alone checks each value and gives it in the API's spelling.
-    const probe = parseClaimLine(
+    probe = parseClaimLine(
       { procedure: "CPT:97110", state: flags.state, lob: flags.lob, payer: flags.payer, date },
       defaults,
     );
-    return { ...defaults, state: probe.state, lob: probe.lob, payer: probe.payer };
   } catch (err) {
     flagError(err);
   }
+  const state = flags.state === undefined ? undefined : [flags.state];
+  const widened = stateExpansionNotice({ state, exactState: flags.exactState });
+  if (widened) inform(widened);
+  return { ...defaults, state: probe.state, lob: probe.lob, payer: probe.payer };
 }
 
 /** The lines of the run: one from the flags, or the file's (or stdin's), streamed. */
@@ -121,6 +146,7 @@ function openRecords(
   file: string | undefined,
   source: string,
   warn: (message: string) => void,
+  tally?: ReadTally,
 ): AsyncIterable<ClaimRecord> {
   if (file === undefined) {
     const raw = {
@@ -152,7 +178,7 @@ function openRecords(
       );
     stream = createReadStream(file, { highWaterMark: 64 * 1024 });
   }
-  return readClaimRecords(stream, source, warn);
+  return readClaimRecords(stream, source, warn, tally);
 }
 
 /** Copies stdin to a temporary file, so that --strict can read it twice (removed after). */
@@ -230,7 +256,12 @@ export async function openClaimLines(
     warn: (message: string) => void;
     knownPayers: () => Promise<string[]>;
   },
-): Promise<{ lines: AsyncIterable<ParsedLine | SkippedLine>; close: () => Promise<void> }> {
+): Promise<{
+  lines: AsyncIterable<ParsedLine | SkippedLine>;
+  /** The lines that are no claim, counted as they are read. */
+  tally: ReadTally;
+  close: () => Promise<void>;
+}> {
   const { defaults, warn } = options;
   const source = sourceName(flags);
   const spooled = flags.strict && flags.input === "-" ? await spoolStdin(stdin) : undefined;
@@ -244,11 +275,12 @@ export async function openClaimLines(
         source,
         options.knownPayers,
       );
-    const records = openRecords(flags, stdin, file, source, warn);
+    const tally: ReadTally = { blank: 0, continued: 0 };
+    const records = openRecords(flags, stdin, file, source, warn, tally);
     const lines = (async function* () {
       for await (const record of records) yield parseRecord(record, defaults);
     })();
-    return { lines, close };
+    return { lines, tally, close };
   } catch (err) {
     await close();
     throw err;

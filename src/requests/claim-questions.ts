@@ -3,7 +3,7 @@
 // payer, date), never one per line.
 import type { ApiClient } from "../backend/client.js";
 import { buildCheckBody, checkFlagFor, combinationKey, describeProblem } from "./claim-line.js";
-import type { ParsedLine, SkippedLine } from "./claim-input.js";
+import { sourceName, type CheckFlags, type ParsedLine, type SkippedLine } from "./claim-input.js";
 
 export { buildCheckBody, checkFlagFor, combinationKey } from "./claim-line.js";
 
@@ -51,8 +51,9 @@ export interface DryRunContext {
 export async function printQuestions(
   lines: AsyncIterable<ParsedLine | SkippedLine>,
   ctx: DryRunContext,
-  source: string,
+  flags: CheckFlags,
 ): Promise<void> {
+  const source = sourceName(flags);
   const { build } = ctx.offlineClient();
   const seen = new Set<string>();
   for await (const l of lines) {

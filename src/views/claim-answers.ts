@@ -140,19 +140,47 @@ async function answerClaim(
 
 /**
  * Every claim answered, in input order, up to WINDOW claims ahead of the one handed on (so
- * requests overlap while the output keeps the input's order); skipped lines passed on in place.
+ * requests overlap while the output keeps the input's order), each handed on once it and those
+ * before it are answered; skipped lines passed on in place.
  */
 export async function* answerClaims(
   claims: AsyncIterable<ClaimLines | SkippedLine>,
   answers: ClaimAnswers,
 ): AsyncGenerator<AnsweredClaim | SkippedLine> {
-  const queue: Array<Promise<Array<AnsweredClaim | SkippedLine>>> = [];
-  for await (const c of claims) {
+  type Entry = { outcome: Promise<Array<AnsweredClaim | SkippedLine>>; settled: Promise<void> };
+  const queue: Entry[] = [];
+  const reading = claims[Symbol.asyncIterator]();
+  // A read left behind by a stop must not fail unhandled (it is awaited while the run goes on).
+  const readNext = () => {
+    const read = reading.next();
+    read.catch(() => undefined);
+    return read;
+  };
+  let next = readNext();
+  for (;;) {
+    // The first claim is handed on once answered, even while the next line is slow to come (a
+    // quiet stdin); reading goes on meanwhile, at most WINDOW claims ahead.
+    const head = queue[0];
+    const read = head && queue.length >= WINDOW ? undefined : next;
+    const first = await (read && head
+      ? Promise.race([read, head.settled])
+      : (read ?? head!.settled));
+    if (first === undefined) {
+      yield* await queue.shift()!.outcome;
+      continue;
+    }
+    if (first.done) break;
+    next = readNext();
+    const c = first.value;
     const outcome = "problem" in c ? Promise.resolve([c]) : answerClaim(c, answers);
-    // Awaited in order below; until then a failure must not count as unhandled.
-    outcome.catch(() => undefined);
-    queue.push(outcome);
-    if (queue.length >= WINDOW) yield* await queue.shift()!;
+    // Awaited in order; until then a failure must not count as unhandled.
+    queue.push({
+      outcome,
+      settled: outcome.then(
+        () => undefined,
+        () => undefined,
+      ),
+    });
   }
-  while (queue.length) yield* await queue.shift()!;
+  while (queue.length) yield* await queue.shift()!.outcome;
 }

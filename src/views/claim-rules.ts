@@ -3,6 +3,7 @@
 // CLAIM_RULES. The coverage verdicts are the first rule; edits (NCCI, MUE, prior authorization)
 // are added as rules of the same kind, beside them.
 import type { ClaimInput } from "../requests/claim-line.js";
+import type { SkippedLine } from "../requests/claim-input.js";
 import type { AnsweredClaim } from "./claim-answers.js";
 import { judgeLine, type CheckResult } from "./claim-check.js";
 
@@ -38,4 +39,15 @@ export function applyClaimRules(
     input: l.parsed.input,
     results: rows.flatMap((r) => r[i] ?? []),
   }));
+}
+
+/** Every line checked, in input order; each skipped line handed to `skip` where it comes. */
+export async function* checkClaims(
+  answered: AsyncIterable<AnsweredClaim | SkippedLine>,
+  skip: (line: SkippedLine) => void,
+  rules: readonly ClaimRule[] = CLAIM_RULES,
+): AsyncGenerator<CheckedClaim> {
+  for await (const claim of answered)
+    if ("problem" in claim) skip(claim);
+    else yield* applyClaimRules(claim, rules);
 }

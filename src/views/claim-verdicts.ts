@@ -61,7 +61,9 @@ claim, units, modifiers; several diagnoses or modifiers joined by ";"; consecuti
 claim are checked together) or NDJSON with the same keys. A procedure without a system is
 CPT when CPT-shaped, HCPCS otherwise; a diagnosis is ICD10CM. Flags fill the columns a line
 leaves empty. A bad line is named on stderr (file, line, column, fix) and skipped; --strict
-refuses the whole file first. A line longer than 65,536 characters is a bad line.
+refuses the whole file first. A line longer than 65,536 characters is a bad line. A quote
+that opens a value and is not closed on its line (a value may hold line ends, up to 262,144
+characters) refuses the file (exit 2) naming the line where it opened.
 
 How: one POST /v1/policies/filter (every page of 100, with applicability and code groups) per
 distinct (procedure, state, LOB, payer, date) of the input, never one per line; --verbose

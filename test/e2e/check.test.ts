@@ -380,6 +380,43 @@ describe("files", () => {
     expect(stdout).toMatchSnapshot();
   });
 
+  it("the table at 80 and 120 columns keeps every code and id of --json whole", async () => {
+    // The bundled sample: its ids are long (uhc/commercial/outpatient-...), and CA brings NF, SF.
+    const f = file(
+      "ids.csv",
+      "procedure,diagnosis,state\n97110,M54.50;M25.561,CA\nE0601,G47.33,NY\n",
+    );
+    const bundled = (args: string[], env: Record<string, string> = {}) =>
+      runInProcess(["-q", "check", "--input", f, ...args], { env });
+    const json = await bundled(["--json"]);
+    const lines = (JSON.parse(json.stdout) as { lines: JsonLine[] }).lines;
+    const words = new Set<string>();
+    for (const l of lines) {
+      words.add(String(l.line)).add(String(l.input.procedure));
+      for (const d of l.input.diagnoses as string[]) words.add(d.slice(d.indexOf(":") + 1));
+      for (const r of l.results) {
+        if (r.payer_id) words.add(r.payer_id);
+        if (r.lob) words.add(r.lob);
+        for (const p of r.policies) words.add(p.policy_id);
+      }
+    }
+    expect(words).toContain("M25.561");
+    expect(words).toContain("uhc/commercial/outpatient-physical-occupational-therapy/2026-11-15");
+    for (const columns of ["80", "120"]) {
+      const { exitCode, stdout } = await bundled([], { COLUMNS: columns, NO_COLOR: "1" });
+      expect(exitCode).toBe(0);
+      const out = stdout.split("\n");
+      for (const word of words) {
+        const whole = new RegExp(`(^|\\s)${word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(:|\\s|$)`);
+        expect(
+          out.some((l) => whole.test(l)),
+          `${word} whole at ${columns}`,
+        ).toBe(true);
+      }
+      for (const l of out) expect(l.length, l).toBeLessThanOrEqual(Number(columns));
+    }
+  });
+
   it("--fail-on exits 6 when a row has a named verdict, 0 when none has", async () => {
     const f = file("d.csv", CSV);
     const failed = await check([
@@ -420,6 +457,57 @@ describe("files", () => {
     expect(stdout).toBe("");
     expect(stderr).toContain("--strict: 2 bad lines in stdin; nothing was checked");
     expect(stderr).toContain("stdin, line 4, column date");
+  });
+
+  it("a quote that never closes refuses the file (exit 2) naming the line where it opened", async () => {
+    const text =
+      'procedure,diagnosis,state\n97110,M54.50,CA\n"97110,M54.50,CA\nE0601,G47.33,NY\nE0601,G47.33,TX\n';
+    const { exitCode, stdout, stderr } = await check([
+      "check",
+      "--input",
+      file("stray.csv", text),
+      "--format",
+      "ndjson",
+    ]);
+    expect(exitCode).toBe(2);
+    expect(stderr).toContain(
+      "stray.csv, line 3: the quote that opens a value on this line is never closed",
+    );
+    expect(stdout).not.toMatch(/"line":[345]/);
+  });
+
+  it("megabytes of lines after an open quote: refused at the record's bound, not read on", async () => {
+    const lines = "E0601,G47.33,NY\n".repeat(400_000);
+    const text = `procedure,diagnosis,state\n97110,M54.50,CA\n"97110,M54.50,CA\n${lines}`;
+    const { exitCode, stderr } = await check(["check", "--input", "-", "--format", "csv"], text);
+    expect(exitCode).toBe(2);
+    expect(stderr).toContain(
+      "stdin, line 3: the quote that opens a value on this line is still open 262,144 characters later",
+    );
+    expect(stderr).not.toContain("skipped");
+  });
+
+  it("stray quotes skip their own line only; the summary counts every line", async () => {
+    // 9 lines after the header: one blank, one value over two lines, 4 bad, 3 claims.
+    const { exitCode, stdout, stderr } = await check([
+      "check",
+      "--input",
+      path.join(ROOT, "test", "fixtures", "check", "stray-quotes.csv"),
+      "--format",
+      "ndjson",
+    ]);
+    expect(exitCode).toBe(0);
+    expect(
+      stdout
+        .trim()
+        .split("\n")
+        .map((l) => (JSON.parse(l) as JsonLine).line),
+    ).toEqual([4, 6, 10]);
+    for (const line of [2, 3, 5, 8])
+      expect(stderr.split(`stray-quotes.csv, line ${line}`)).toHaveLength(2);
+    expect(stderr).toContain(
+      "Checked 3 lines (4 bad lines skipped, 1 blank line, 1 line inside a quoted value)",
+    );
   });
 
   it("a line of a million characters is a bad line; the others are checked", async () => {

@@ -210,6 +210,19 @@ export function reportRatios(cases, results) {
   return (name) => median(results.get(name).ms) / base;
 }
 
+/** Whether this Node.js has node:sqlite without a flag (22.13+): the snapshot parts need it. */
+export function hasSqlite() {
+  const [major, minor] = process.versions.node.split(".").map(Number);
+  return major > 22 || (major === 22 && minor >= 13);
+}
+
+/** Records a part skipped for want of node:sqlite; true when it is (the part then returns). */
+export function skipWithoutSqlite(name) {
+  if (hasSqlite()) return false;
+  verdict(name, null, `node:sqlite needs Node.js 22.13+, this is ${process.version}; part skipped`);
+  return true;
+}
+
 /** mulberry32: a small, fast random generator that gives the same numbers on every machine. */
 export function rng(seed) {
   let a = seed >>> 0;

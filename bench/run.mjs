@@ -4,7 +4,7 @@
 // target. It is a measurement, not a test: it always exits 0 once it has run.
 //
 //   node bench/run.mjs [--quiet-check] [cold] [instructions] [scale] [all] [download] [load] [heavy]
-//                      [mcd] [snapshot] [mcp] [check] [edits] [pull] [history]
+//                      [mcd] [snapshot] [mcp] [check] [edits] [pull] [history] [parquet]
 //   (default: every part but instructions)
 //   --quiet-check: start-up figures measured at a 1-minute load average >= 1 are refused, not
 //   reported (bench/quiet.mjs); the load is printed beside every start-up figure either way.
@@ -16,6 +16,7 @@
 //      BENCH_SERVE_ONLY (of the snapshot part, only serve on the 1M-link snapshot),
 //      BENCH_CHECK_LINES (claim lines of the check part, default 100000; its 10x smaller run
 //      beside it), BENCH_CHECK_COMBINATIONS (default 2000),
+//      BENCH_PARQUET_RUNS (exports per snapshot size, default 3),
 //      BENCH_LOAD_SECONDS (the serve load run, default 30), BENCH_LOAD_CLIENTS (default 10),
 //      BENCH_HEAVY_SIZES (codes per heavy body, default 2000,10000,29998), BENCH_HEAVY_RUNS
 //      (default 3), BENCH_HEAVY_BASELINE_MAX (largest body sent to a baseline build, default
@@ -726,6 +727,8 @@ const check = () => checkPart(ensureDataset);
 const { editsPart } = await import("./medicare-edits.mjs");
 const { mcpPart } = await import("./mcp.mjs");
 const mcp = () => mcpPart(ensureDataset);
+const { parquetPart } = await import("./parquet-export.mjs");
+const parquet = () => parquetPart(ensureDataset);
 for (const [name, part] of Object.entries({
   cold: coldStart,
   instructions,
@@ -741,6 +744,7 @@ for (const [name, part] of Object.entries({
   check,
   mcp,
   edits: editsPart,
+  parquet,
 })) {
   if (!want(name)) continue;
   try {

@@ -1,5 +1,6 @@
-import { Command, Option } from "commander";
+import { Command, InvalidArgumentError, Option } from "commander";
 import { COMMAND_NAMES, registerCommands } from "../commands/index.js";
+import { isOutputFormat, OUTPUT_FORMATS } from "../output/format.js";
 import type { RunEnvironment } from "./context.js";
 import { wrapHelp } from "./help-wrap.js";
 import { describeRootHelp } from "./root-help.js";
@@ -29,7 +30,15 @@ export function createProgram(run: RunEnvironment, argv?: readonly string[]): Co
     .option("--profile <name>", "config profile (env COVERAGE_PROFILE; default 'default')")
     .option("--json", "print the API's JSON (same as --format json)")
     .addOption(
-      new Option("--format <format>", "output format").choices(["table", "json", "ndjson", "csv"]),
+      new Option("--format <format>", "output format (parquet: data export only)")
+        .choices(OUTPUT_FORMATS)
+        // `data export --format parquet` (a folder of tables, not a rendering of an answer) is
+        // let through, unlisted (help and completions offer the four); the settings refuse it
+        // for every other command.
+        .argParser((value: string) => {
+          if (value === "parquet" || isOutputFormat(value)) return value;
+          throw new InvalidArgumentError(`Allowed choices are ${OUTPUT_FORMATS.join(", ")}.`);
+        }),
     )
     .option("--bom", "CSV starts with a UTF-8 byte-order mark (for Excel on Windows)")
     .option("--no-color", "no colour (NO_COLOR and FORCE_COLOR are honoured too)")

@@ -10,6 +10,29 @@ export function collect(value: string, previous: string[] | undefined): string[]
   return [...(previous ?? []), value];
 }
 
+/**
+ * The root's `--format` taken by a command that writes files rather than rendering an answer
+ * (`data export --format parquet`): checked against the command's own formats, then cleared so
+ * the run's settings see none. `all` is what commander hands an action.
+ */
+export function takeFileFormat(
+  all: unknown[],
+  formats: readonly string[],
+  fallback: string,
+): string {
+  const command = all[all.length - 1] as Command;
+  const format = command.optsWithGlobals<{ format?: string }>().format ?? fallback;
+  const names: string[] = [];
+  for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
+  if (!formats.includes(format))
+    throw new UsageError(
+      `--format ${format}: ${names.join(" ")} writes ${formats.join(" or ")}`,
+      `Use --format ${formats.filter((f) => f !== fallback).join(" or ")}, or no --format (${fallback}).`,
+    );
+  for (let c: Command | null = command; c; c = c.parent) c.setOptionValue("format", undefined);
+  return format;
+}
+
 /** Wraps a command action: builds its context from the parsed options and closes it after. */
 export function withContext<O>(
   run: RunEnvironment,

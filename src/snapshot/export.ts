@@ -67,13 +67,7 @@ export async function exportSnapshot(
   output: string,
   options: ExportOptions = {},
 ): Promise<{ versions: number }> {
-  checkInputFile(snapshot, "", "a snapshot");
-  // A JSON dataset given back: it is already what export writes (finding 30).
-  if (!isSqliteFile(snapshot) && startsLikeJson(snapshot))
-    throw new UsageError(
-      `${snapshot} is a JSON dataset already, not a snapshot`,
-      "`data export` turns a snapshot (.db) into JSON; `coverage data build FILE -o FILE.db` makes a snapshot of this one.",
-    );
+  refuseJsonDataset(snapshot);
   const toStdout = output === "-";
   const target = toStdout ? undefined : checkOutputPath(output, options.force);
   const { db, meta } = await openSnapshotDatabase(snapshot, { older: true });
@@ -163,6 +157,16 @@ export async function exportSnapshot(
   } finally {
     db.close();
   }
+}
+
+/** Checks the input of an export: a readable file, and not a JSON dataset (finding 30). */
+export function refuseJsonDataset(snapshot: string): void {
+  checkInputFile(snapshot, "", "a snapshot");
+  if (!isSqliteFile(snapshot) && startsLikeJson(snapshot))
+    throw new UsageError(
+      `${snapshot} is a JSON dataset already, not a snapshot`,
+      "`data export` reads a snapshot (.db); `coverage data build FILE -o FILE.db` makes a snapshot of this one.",
+    );
 }
 
 /** Whether a file's first character other than white space is `{` (a JSON object). */

@@ -810,7 +810,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--today' 'pin \'today\' for the local engine, YYYY-MM-DD (env COVERAGE_TODAY)'
             printf '%s\t%s\n' '--profile' 'config profile (env COVERAGE_PROFILE; default \'default\')'
             printf '%s\t%s\n' '--json' 'print the API\'s JSON (same as --format json)'
-            printf '%s\t%s\n' '--format' 'output format'
+            printf '%s\t%s\n' '--format' 'output format (parquet: data export only)'
             printf '%s\t%s\n' '--bom' 'CSV starts with a UTF-8 byte-order mark (for Excel on Windows)'
             printf '%s\t%s\n' '--no-color' 'no colour (NO_COLOR and FORCE_COLOR are honoured too)'
             printf '%s\t%s\n' '-q' 'no notices or warnings on stderr'

@@ -10,6 +10,7 @@ import type { Row } from "../import/mcd/csv.js";
 import { policyOf } from "../snapshot/export.js";
 import { readChanges, writeChanges, type DocumentChange } from "../snapshot/change-table.js";
 import { readRevisionNotes, writeCmsRecords } from "../snapshot/cms-record-table.js";
+import { carryRuleTables } from "../snapshot/carry-rules.js";
 import { CmsRecords } from "./cms-records.js";
 import { cmsVersionOf, seriesOf } from "./series.js";
 
@@ -19,6 +20,8 @@ type LinkKey = DocumentChange["codes_gained"][number];
 export interface HistoryOptions {
   /** The previous snapshot (a copy kept for the pull), read-only. */
   previous: DatabaseSync;
+  /** Its file: the Medicare rule tables are copied from it into the new snapshot. */
+  previousFile: string;
   /** The folder its `files.text` paths are relative to (the data folder). */
   previousFolder: string;
   /** `--force`: an export older than the snapshot's is taken anyway. */
@@ -108,6 +111,9 @@ export class HistorySink implements DatasetSink, TextFileStore {
     );
     this.#oldCodes = db.prepare("SELECT code_links FROM version_code_links WHERE version = ?");
   }
+
+  /** Rows of Medicare rule tables copied from the previous snapshot (null: it had none). */
+  carriedRows: number | null = null;
 
   /** The changes found so far (all of them once `finish` has run). */
   get changes(): readonly DocumentChange[] {
@@ -354,6 +360,11 @@ export class HistorySink implements DatasetSink, TextFileStore {
         writeChanges(out, [...earlier, ...this.#changes]);
         writeCmsRecords(out, notes, this.#options.records.futureRetire());
       },
+      // Edits, fees and prior-authorization lists are imported by hand (some only behind CMS's
+      // licence page): the new snapshot keeps them, inside the same atomic write.
+      afterCommit: (out: DatabaseSync) => {
+        this.carriedRows = carryRuleTables(out, this.#options.previousFile);
+      },
     } as DatasetMeta);
   }
 
@@ -371,6 +382,8 @@ export interface PullHistory {
   changes: () => readonly DocumentChange[];
   /** The previous snapshot's date. */
   previousAsOf: string | null;
+  /** Rows of Medicare rule tables carried from the previous snapshot (null: it had none). */
+  carriedRows: () => number | null;
   close: () => void;
 }
 
@@ -391,6 +404,7 @@ export async function openPullHistory(
       readers: records.readers(),
       changes: () => [],
       previousAsOf: null,
+      carriedRows: () => null,
       close: () => undefined,
     };
   const { DatabaseSync } = await (await import("../snapshot/sqlite.js")).loadSqlite();
@@ -401,10 +415,18 @@ export async function openPullHistory(
   let sink: HistorySink | undefined;
   return {
     wrap: (inner) =>
-      (sink = new HistorySink(inner, { previous: db, previousFolder, force, warn, records })),
+      (sink = new HistorySink(inner, {
+        previous: db,
+        previousFile: previous,
+        previousFolder,
+        force,
+        warn,
+        records,
+      })),
     readers: records.readers(),
     changes: () => sink?.changes ?? [],
     previousAsOf,
+    carriedRows: () => sink?.carriedRows ?? null,
     close: () => db.close(),
   };
 }

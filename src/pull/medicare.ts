@@ -346,6 +346,11 @@ export async function pullMedicare(
 
       const changes = history.changes();
       if (before) say(formatChanges(countChanges(changes)));
+      const carried = history.carriedRows();
+      if (carried !== null)
+        say(
+          `Kept the imported edits, fees and prior-authorization lists (${carried} rows) from the previous snapshot`,
+        );
       if (ctx.settings.format === "json")
         ctx.io.stdout.write(
           `${JSON.stringify({ as_of: report.asOf, previous_as_of: history.previousAsOf, changes }, null, 2)}\n`,

@@ -38,6 +38,8 @@ export interface SnapshotMeta extends DatasetMeta {
   codesGiven?: boolean;
   /** Writes tables of its own (the pull's history) into the snapshot before it is committed. */
   addTables?: (db: DatabaseSync) => void;
+  /** Runs once the tables are committed, before the file is put in place (ATTACH needs no open transaction). */
+  afterCommit?: (db: DatabaseSync) => void;
 }
 
 /** A DatasetSink that writes a snapshot file. */
@@ -257,6 +259,8 @@ class SnapshotWriter implements SnapshotSink {
       meta.addTables?.(this.db);
       await this.#yield();
       this.db.exec("COMMIT");
+      meta.afterCommit?.(this.db);
+      await this.#yield();
       this.db.exec("PRAGMA journal_mode = DELETE");
       this.db.close();
       this.#done = true;

@@ -5,12 +5,12 @@
 import { unlink } from "node:fs/promises";
 import path from "node:path";
 import type { CommandContext } from "../cli/context.js";
-import { retryBaseFromEnv } from "../backend/http-retry.js";
 import { resolveDataDir } from "../dataset/data-dir.js";
 import { UsageError } from "../errors.js";
 import { importRules } from "../import/medicare/run.js";
 import { shippedPriorAuthList } from "../import/medicare/targets.js";
-import { fetchFile, fetchPage, type FetchOptions } from "./fetch.js";
+import { fetchFile, fetchPage } from "./fetch.js";
+import { pullFetchOptions } from "./fetch-options.js";
 import { resolvePullLimits } from "./wire-limits.js";
 import { isZipUrl, pageLinks } from "./page-links.js";
 
@@ -81,17 +81,7 @@ export async function pullMedicareRules(
   const dir = await resolveDataDir(ctx.env);
   const target = path.join(dir, "medicare.db");
   const limits = resolvePullLimits(options, ctx.env);
-  const fetchOptions = (label: string, fix: string): FetchOptions => ({
-    signal: ctx.signal,
-    timeoutMs: ctx.settings.timeoutMs,
-    env: ctx.env,
-    retryBaseMs: retryBaseFromEnv(ctx.env),
-    notify: say,
-    verbose: ctx.settings.verbose ? say : undefined,
-    label,
-    fix,
-    limits,
-  });
+  const fetchOptions = pullFetchOptions(ctx, ctx.signal, say, limits);
   const files: Array<{ group: "fees" | "pa"; file: string; temp: boolean }> = [];
   try {
     if (kinds.includes("fees")) {

@@ -4,7 +4,6 @@ import { copyFile, link, mkdir, readdir, rename, unlink } from "node:fs/promises
 import path from "node:path";
 import type { CommandContext, RunEnvironment } from "../cli/context.js";
 import { resolveDataDir } from "../dataset/data-dir.js";
-import { retryBaseFromEnv } from "../backend/http-retry.js";
 import { redactUrl } from "../backend/http-redact.js";
 import { formatBytes, formatDuration } from "../download/progress.js";
 import { createTempOutput, outputComplete } from "../files/temp-output.js";
@@ -15,11 +14,12 @@ import { runMcdImport } from "../import/mcd/run.js";
 import { loadSqlite } from "../snapshot/sqlite.js";
 import { countChanges } from "./changes.js";
 import { openPullHistory } from "./history.js";
-import { fetchFile, fetchPage, type FetchOptions, type Validators } from "./fetch.js";
+import { fetchFile, fetchPage, type Validators } from "./fetch.js";
 import { readManifest, writeManifest, type ManifestFile, type PullManifest } from "./manifest.js";
 import { findCodeFileLink, isZipUrl, type CodeFileKind } from "./page-links.js";
 import { createPullProgress } from "./progress.js";
 import { formatChanges, MEDICARE_NAME } from "./summary.js";
+import { pullFetchOptions } from "./fetch-options.js";
 import { resolvePullLimits } from "./wire-limits.js";
 import { findZipDamage } from "./zip-check.js";
 
@@ -171,17 +171,7 @@ export async function pullMedicare(
   process.once("exit", removeMadeDir);
   try {
     await runTerminable(ctx.signal, async (signal) => {
-      const fetchOptions = (label: string, fix: string): FetchOptions => ({
-        signal,
-        timeoutMs: ctx.settings.timeoutMs,
-        env: ctx.env,
-        retryBaseMs: retryBaseFromEnv(ctx.env),
-        notify: say,
-        verbose: ctx.settings.verbose ? say : undefined,
-        label,
-        fix,
-        limits,
-      });
+      const fetchOptions = pullFetchOptions(ctx, signal, say, limits);
 
       // --- what to fetch ---------------------------------------------------------------------
       const exports = flags.history

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { UsageError } from "../errors.js";
-import type { RuleRelease } from "../domain/medicare-edits.js";
+import type { GpciEntry, RuleRelease } from "../domain/medicare-edits.js";
 import {
   dateNumber,
   MEDICARE_INDEX_NAMES,
@@ -44,16 +44,7 @@ export type RuleRow =
       fTotal: number;
       cf: number;
     }
-  | {
-      kind: "gpci";
-      mac: string;
-      state: string;
-      locality: string;
-      name: string;
-      work: number;
-      pe: number;
-      mp: number;
-    }
+  | ({ kind: "gpci" } & Omit<GpciEntry, "release">)
   | {
       kind: "dmepos";
       code: string;

@@ -192,6 +192,15 @@ export function buildCodeDossier(source: MedicareRuleSource, req: DossierRequest
     later("PFS release", f.release, f.effective);
     const rvu = (pe: number) => ({ work: f.work_rvu, pe, mp: f.mp_rvu });
     const national = { work: 1, pe: 1, mp: 1 };
+    // The non-facility and facility amounts at one set of indices (national, or a locality's).
+    const amountsAt = (indices: Parameters<typeof feeAmount>[1]) => ({
+      non_facility: f.non_facility_na
+        ? null
+        : feeAmount(rvu(f.non_facility_pe_rvu), indices, f.conversion_factor),
+      facility: f.facility_na
+        ? null
+        : feeAmount(rvu(f.facility_pe_rvu), indices, f.conversion_factor),
+    });
     const fee: DossierFee = {
       modifier: f.modifier,
       status: f.status,
@@ -204,14 +213,7 @@ export function buildCodeDossier(source: MedicareRuleSource, req: DossierRequest
         mp: f.mp_rvu,
       },
       conversion_factor: f.conversion_factor,
-      national: {
-        non_facility: f.non_facility_na
-          ? null
-          : feeAmount(rvu(f.non_facility_pe_rvu), national, f.conversion_factor),
-        facility: f.facility_na
-          ? null
-          : feeAmount(rvu(f.facility_pe_rvu), national, f.conversion_factor),
-      },
+      national: amountsAt(national),
       release: f.release,
     };
     if (gpci)
@@ -219,12 +221,7 @@ export function buildCodeDossier(source: MedicareRuleSource, req: DossierRequest
         state: gpci.state,
         locality: gpci.locality,
         name: gpci.name,
-        non_facility: f.non_facility_na
-          ? null
-          : feeAmount(rvu(f.non_facility_pe_rvu), gpci, f.conversion_factor),
-        facility: f.facility_na
-          ? null
-          : feeAmount(rvu(f.facility_pe_rvu), gpci, f.conversion_factor),
+        ...amountsAt(gpci),
         gpci_release: gpci.release,
       };
     return fee;

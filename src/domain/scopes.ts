@@ -1,5 +1,6 @@
 import type { Applicability, LobCategory } from "../contract/index.js";
 import { LOB_CATEGORIES, STATE_CODES } from "../contract/index.js";
+import { SUB_STATE_JURISDICTIONS } from "./sub-states.js";
 
 // A coverage scope is one payer x LOB category x state (rules.md Filter 4). The API groups
 // payers that share a state and a category set into one applicability item, so a list of
@@ -85,7 +86,7 @@ export function pairScopes(items: readonly Item[]): PayerScopes[] {
 }
 
 const TERRITORIES = ["DC", "AS", "GU", "PR", "VI", "CNMI"];
-const SUB_STATES = ["NF", "SF", "DN", "QN", "UN", "EM", "WM"];
+const SUB_STATES = Object.values(SUB_STATE_JURISDICTIONS).flat();
 const FIFTY_STATES = STATE_CODES.filter((c) => !TERRITORIES.includes(c) && !SUB_STATES.includes(c));
 
 /**

@@ -10,8 +10,8 @@ interface Opts {
 
 const GROUPS = {
   edits: {
-    what: "NCCI PTP edits (ccipra-*, ccioph-*, split in parts) and MUE tables, Medicare or Medicaid",
-    arg: "ccipra-v322r0-f1.zip ... MCR_MUE_PractitionerServices_Eff_07-01-2026.csv ... or folders",
+    what: "NCCI PTP edits (ccipra-*, ccioph-*, split in parts), MUE tables and add-on code edits (AOC_*.xlsx), Medicare or Medicaid",
+    arg: "ccipra-v322r0-f1.zip ... MCR_MUE_PractitionerServices_Eff_07-01-2026.csv ... AOC_V2026Q2-MCR.zip ... or folders",
     example:
       "coverage data import edits medicare-ncci-2026q3-practitioner-ptp-edits-ccipra-v322r0-f*.zip --into medicare",
   },

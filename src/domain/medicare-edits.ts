@@ -9,7 +9,7 @@ export type NcciProgram = "medicare" | "medicaid";
 
 /** The file a rule came from: what answers name ("PTP practitioner v322r0 f1"). */
 export interface RuleRelease {
-  kind: "ptp" | "mue" | "pfs" | "gpci" | "dmepos" | "pa";
+  kind: "ptp" | "mue" | "aoc" | "pfs" | "gpci" | "dmepos" | "pa";
   /** practitioner, hospital, dme... (PTP and MUE), else "". */
   setting: string;
   program: NcciProgram;
@@ -40,6 +40,26 @@ export interface PtpEdit {
   /** 0 = no modifier bypasses it, 1 = a bypass modifier may, 9 = not applicable. */
   modifier_indicator: 0 | 1 | 9;
   rationale: string;
+  release: string;
+}
+
+/** One NCCI add-on code edit (a row of CMS's AOC file): an add-on code and one primary code. */
+export interface AddOnEdit {
+  program: NcciProgram;
+  add_on: string;
+  /** The primary code; null where CMS wrote `CCCCC` (the contractor defines the primaries). */
+  primary: string | null;
+  /** 1: CMS lists every primary; 2: the contractor defines them; 3: CMS lists some of them. */
+  type: 1 | 2 | 3;
+  /** The first day the pairing applies (AOC_Edit_EffDT). */
+  effective: string;
+  /** The last day it applies (AOC_Edit_DelDT), or null. */
+  deletion: string | null;
+  /** The last day of the add-on code and of the primary code, when CMS deleted them. */
+  add_on_deletion: string | null;
+  primary_deletion: string | null;
+  /** CMS's special instruction notes (no descriptor: codes and CMS's words). */
+  notes: string;
   release: string;
 }
 
@@ -128,6 +148,10 @@ export interface MedicareRuleSource {
   /** PTP edits between codes of the set (both columns in it). */
   ptpEditsAmong(codes: readonly string[]): PtpEdit[];
   mue(code: string): MueEntry[];
+  /** Every add-on code edit in which the code is the add-on or the primary (any date). */
+  addOnEditsOf(code: string): AddOnEdit[];
+  /** The add-on code edits of these add-on codes (a claim's codes). */
+  addOnEditsFor(codes: readonly string[]): AddOnEdit[];
   pfs(code: string): PfsEntry[];
   gpci(): GpciEntry[];
   dmepos(code: string): DmeposFee[];
@@ -191,6 +215,28 @@ export function describeMai(mai: number | null): string {
   if (mai === 3)
     return "date of service edit, clinical: the units of all lines of the day are summed; more may be paid on appeal with records";
   return "no adjudication indicator (Medicaid tables have none): compared per line";
+}
+
+/** The meaning of an NCCI add-on code edit type, in words. */
+export function describeAocType(type: number): string {
+  if (type === 1) return "paid only with one of the primary codes CMS lists";
+  if (type === 2) return "the Medicare contractor defines the primary codes (CMS lists none)";
+  return "CMS lists some primary codes; the contractor may accept others";
+}
+
+/**
+ * Whether an add-on code edit applies on a date of service: the pairing from its effective
+ * through its deletion date, and neither code deleted before the date (deletion dates are the
+ * last day, as the PTP edits' are).
+ */
+export function addOnEditApplies(edit: AddOnEdit, date: string): boolean {
+  const through = (last: string | null) => last === null || date <= last;
+  return (
+    edit.effective <= date &&
+    through(edit.deletion) &&
+    through(edit.add_on_deletion) &&
+    through(edit.primary_deletion)
+  );
 }
 
 /** Whether a PTP edit applies on a date of service (effective through deletion; never for 9). */

@@ -6,7 +6,9 @@
  * Dates are whole numbers YYYYMMDD (4.5 million PTP rows: half the size of text dates);
  * rationales are numbers into `rule_text`. No table has a column for a code's description.
  */
-export const MEDICARE_RULES_VERSION = 1;
+// 2: the add-on code edits (aoc_edit) were added; a snapshot of version 1 has no such table
+// and is read as holding none.
+export const MEDICARE_RULES_VERSION = 2;
 
 export const MEDICARE_TABLES = `
 CREATE TABLE IF NOT EXISTS rule_release (
@@ -40,6 +42,17 @@ CREATE TABLE IF NOT EXISTS mue (
   value INTEGER NOT NULL,
   mai INTEGER,
   rationale INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS aoc_edit (
+  release INTEGER NOT NULL,
+  add_on TEXT NOT NULL,
+  primary_code TEXT,
+  type INTEGER NOT NULL,
+  effective INTEGER NOT NULL,
+  deletion INTEGER,
+  add_on_deletion INTEGER,
+  primary_deletion INTEGER,
+  notes INTEGER NOT NULL
 );
 CREATE TABLE IF NOT EXISTS pfs (
   release INTEGER NOT NULL,
@@ -99,6 +112,8 @@ export const MEDICARE_INDEXES = `
 CREATE INDEX IF NOT EXISTS ptp_edit_pair ON ptp_edit(column1, column2);
 CREATE INDEX IF NOT EXISTS ptp_edit_column2 ON ptp_edit(column2);
 CREATE INDEX IF NOT EXISTS mue_code ON mue(code);
+CREATE INDEX IF NOT EXISTS aoc_edit_add_on ON aoc_edit(add_on);
+CREATE INDEX IF NOT EXISTS aoc_edit_primary ON aoc_edit(primary_code);
 CREATE INDEX IF NOT EXISTS pfs_code ON pfs(code);
 CREATE INDEX IF NOT EXISTS dmepos_fee_code ON dmepos_fee(code);
 CREATE INDEX IF NOT EXISTS prior_auth_code ON prior_auth(code);
@@ -108,6 +123,8 @@ export const MEDICARE_INDEX_NAMES = [
   "ptp_edit_pair",
   "ptp_edit_column2",
   "mue_code",
+  "aoc_edit_add_on",
+  "aoc_edit_primary",
   "pfs_code",
   "dmepos_fee_code",
   "prior_auth_code",
@@ -117,6 +134,7 @@ export const MEDICARE_INDEX_NAMES = [
 export const RULE_TABLE = {
   ptp: "ptp_edit",
   mue: "mue",
+  aoc: "aoc_edit",
   pfs: "pfs",
   gpci: "gpci",
   dmepos: "dmepos_fee",

@@ -1,5 +1,6 @@
 import type { DatabaseSync, SQLOutputValue, StatementSync } from "node:sqlite";
 import type {
+  AddOnEdit,
   DmeposFee,
   GpciEntry,
   MedicareRuleSource,
@@ -45,9 +46,15 @@ class SnapshotRules implements MedicareRuleSource {
   readonly #releases = new Map<number, RuleRelease>();
   readonly #texts = new Map<number, string>();
   readonly #statements = new Map<string, StatementSync>();
+  /** Snapshots whose rules were imported before the add-on code edits (rules version 1) lack the table. */
+  readonly #hasAoc: boolean;
 
   constructor(db: DatabaseSync) {
     this.#db = db;
+    this.#hasAoc =
+      db
+        .prepare("SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = 'aoc_edit'")
+        .get() !== undefined;
     for (const r of db.prepare("SELECT * FROM rule_release ORDER BY id").all())
       this.#releases.set(Number(r.id), {
         kind: r.kind as RuleRelease["kind"],
@@ -143,6 +150,40 @@ class SnapshotRules implements MedicareRuleSource {
           effective: rel.effective,
         };
       });
+  }
+
+  #aoc(r: Row): AddOnEdit {
+    const rel = this.#release(r.release);
+    return {
+      program: rel.program,
+      add_on: r.add_on as string,
+      primary: (r.primary_code as string | null) ?? null,
+      type: Number(r.type) as 1 | 2 | 3,
+      effective: date(r.effective) as string,
+      deletion: date(r.deletion),
+      add_on_deletion: date(r.add_on_deletion),
+      primary_deletion: date(r.primary_deletion),
+      notes: this.#text(r.notes),
+      release: rel.release,
+    };
+  }
+
+  addOnEditsOf(code: string): AddOnEdit[] {
+    if (!this.#hasAoc) return [];
+    return this.#sql(
+      "SELECT * FROM aoc_edit WHERE add_on = ? UNION ALL SELECT * FROM aoc_edit WHERE primary_code = ? AND add_on <> ?",
+    )
+      .all(code, code, code)
+      .map((r) => this.#aoc(r));
+  }
+
+  addOnEditsFor(codes: readonly string[]): AddOnEdit[] {
+    const distinct = [...new Set(codes)];
+    if (!this.#hasAoc || !distinct.length) return [];
+    const marks = distinct.map(() => "?").join(", ");
+    return this.#sql(`SELECT * FROM aoc_edit WHERE add_on IN (${marks})`)
+      .all(...distinct)
+      .map((r) => this.#aoc(r));
   }
 
   pfs(code: string): PfsEntry[] {

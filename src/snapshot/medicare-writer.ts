@@ -28,6 +28,17 @@ export type RuleRow =
     }
   | { kind: "mue"; code: string; value: number; mai: number | null; why: string }
   | {
+      kind: "aoc";
+      addOn: string;
+      primary: string | null;
+      type: number;
+      eff: string;
+      del: string | null;
+      addOnDel: string | null;
+      primaryDel: string | null;
+      notes: string;
+    }
+  | {
       kind: "pfs";
       code: string;
       mod: string;
@@ -109,6 +120,7 @@ export async function openRuleWriter(file: string, now: Date): Promise<RuleWrite
 const INSERT = {
   ptp: "INSERT INTO ptp_edit VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
   mue: "INSERT INTO mue VALUES (?, ?, ?, ?, ?)",
+  aoc: "INSERT INTO aoc_edit VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
   pfs: "INSERT INTO pfs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   gpci: "INSERT INTO gpci VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
   dmepos: "INSERT INTO dmepos_fee VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -148,7 +160,7 @@ class SqliteRuleWriter implements RuleWriter {
 
   begin(r: Omit<RuleRelease, "rows" | "odd_rows">): void {
     // The slot a file fills: a PTP part per setting and program, an MUE table per setting and
-    // program, one PFS / GPCI / DMEPOS file, a prior-authorization list per file name.
+    // program, an AOC file per program, one PFS / GPCI / DMEPOS file, a prior-authorization list per file name.
     const slot =
       r.kind === "pa"
         ? this.#db
@@ -201,6 +213,21 @@ class SqliteRuleWriter implements RuleWriter {
       case "mue":
         insert.run(rel, row.code, row.value, row.mai, this.#text(row.why));
         return;
+      case "aoc": {
+        const day = (d: string | null) => (d === null ? null : dateNumber(d));
+        insert.run(
+          rel,
+          row.addOn,
+          row.primary,
+          row.type,
+          dateNumber(row.eff),
+          day(row.del),
+          day(row.addOnDel),
+          day(row.primaryDel),
+          this.#text(row.notes),
+        );
+        return;
+      }
       case "pfs":
         insert.run(
           rel,

@@ -33,7 +33,8 @@ export function openZipFile(file: string): Promise<Zip> {
   );
 }
 
-function openZipBuffer(buffer: Buffer): Promise<Zip> {
+/** Opens a zip held in memory (a zip inside a zip, a workbook). */
+export function openZipBuffer(buffer: Buffer): Promise<Zip> {
   return new Promise((resolve, reject) =>
     yauzl.fromBuffer(buffer, { lazyEntries: true, autoClose: false }, (err, zip) =>
       err ? reject(err) : resolve(zip),

@@ -16,6 +16,8 @@ export interface RuleInput {
   names: string;
   /** The zip it is in, when it is in one (other files of CMS's zips are passed over). */
   zip?: string;
+  /** An Excel workbook (.xlsx: CMS's add-on code edits), read as records of its first sheet. */
+  sheet: boolean;
   open(): Promise<Readable>;
 }
 
@@ -28,17 +30,20 @@ export interface RuleInputs {
 // The largest entry read from a zip (CMS's largest PTP part is ~300 MB unpacked).
 const MAX_ENTRY_BYTES = 4 * 1024 ** 3;
 const MAX_RATIO = 200;
-const DATA = /\.(txt|csv)$/i;
+const DATA = /\.(txt|csv|xlsx)$/i;
+const isSheet = (name: string) => /\.xlsx$/i.test(name);
 
 /**
- * Finds the data files of `data import edits|fees|pa`: text and CSV files given or in folders,
+ * Finds the data files of `data import edits|fees|pa`: text, CSV and Excel (the add-on code
+ * edits) files given or in folders,
  * and those inside zips as CMS publishes them (read as they are inflated, never extracted).
  * Other entries (CMS's PDFs and read-me files) are passed over.
  */
 export async function findRuleInputs(inputs: string[]): Promise<RuleInputs> {
   const files: RuleInput[] = [];
   const zips: yauzl.ZipFile[] = [];
-  const fix = "Give the files as CMS publishes them (zips, .txt or .csv files) or their folder.";
+  const fix =
+    "Give the files as CMS publishes them (zips, .txt, .csv or the AOC .xlsx files) or their folder.";
 
   async function addZip(file: string, label: string): Promise<void> {
     let zip: yauzl.ZipFile;
@@ -68,6 +73,7 @@ export async function findRuleInputs(inputs: string[]): Promise<RuleInputs> {
         label: where,
         names: `${path.basename(file)} ${base}`.toLowerCase(),
         zip: label,
+        sheet: isSheet(base),
         open: () => openEntry(zip, entry),
       });
     }
@@ -85,6 +91,7 @@ export async function findRuleInputs(inputs: string[]): Promise<RuleInputs> {
         name: path.basename(file),
         label,
         names: path.basename(file).toLowerCase(),
+        sheet: isSheet(file),
         open: () => Promise.resolve(createReadStream(file)),
       });
   }
@@ -97,7 +104,7 @@ export async function findRuleInputs(inputs: string[]): Promise<RuleInputs> {
   }
   if (files.length === 0) {
     for (const zip of zips) zip.close();
-    throw new UsageError(`no .txt or .csv file in ${inputs.join(", ")}`, fix);
+    throw new UsageError(`no .txt, .csv or .xlsx file in ${inputs.join(", ")}`, fix);
   }
   return { files, close: () => zips.forEach((zip) => zip.close()) };
 }

@@ -5,24 +5,24 @@ import { UsageError } from "../../errors.js";
 import type { NcciProgram } from "../../domain/medicare-edits.js";
 
 /** The kinds of file `data import edits|fees|pa` reads. */
-export type RuleFileKind = "ptp" | "mue" | "pfs" | "gpci" | "dmepos" | "pa";
+export type RuleFileKind = "ptp" | "mue" | "aoc" | "pfs" | "gpci" | "dmepos" | "pa";
 
 /** What each `data import` subcommand takes. */
 export const IMPORT_KINDS = {
-  edits: ["ptp", "mue"],
+  edits: ["ptp", "mue", "aoc"],
   fees: ["pfs", "gpci", "dmepos"],
   pa: ["pa"],
 } as const satisfies Record<string, readonly RuleFileKind[]>;
 export type ImportGroup = keyof typeof IMPORT_KINDS;
 
-const KIND_NAMES: Record<RuleFileKind | "aoc", string> = {
+const KIND_NAMES: Record<RuleFileKind, string> = {
   ptp: "an NCCI PTP edit file (ccipra/ccioph: 'Column 1', 'Column 2' ... 'PTP Edit Rationale')",
   mue: "an NCCI MUE table ('HCPCS/CPT Code', '<setting> MUE Values', 'MUE Adjudication Indicator', 'MUE Rationale')",
   pfs: "a PFS relative value file (PPRRVU*.csv, its header 'HCPCS,MOD,...' on the tenth row)",
   gpci: "a GPCI file (GPCI*.csv: 'Locality Number', 'PW GPCI', 'PE GPCI', 'MP GPCI')",
   dmepos: "a DMEPOS fee schedule (DMEPOS*.csv: 'HCPCS,Mod,Mod2,JURIS,CATG,...,AL (NR),AL (R),...')",
   pa: "a prior-authorization list (CSV: code, program, category, states, from, to, source)",
-  aoc: "an NCCI add-on code edit file",
+  aoc: "an NCCI add-on code edit file (AOC_*.xlsx: 'AOC_Edit_Type', 'Add-On_Code', 'Primary_Code', 'AOC_Edit_EffDT', ...)",
 };
 
 /** A file's layout as told from its head: its kind, where its header is, its release. */
@@ -44,7 +44,7 @@ const bare = (s: string | undefined) => (s ?? "").replace(/\s+/g, "").toLowerCas
 const MONTHS: Record<string, string> = { jan: "01", apr: "04", jul: "07", oct: "10" };
 
 /** The kind a file's head looks like, whatever was asked for (for the message). */
-function lookAt(records: string[][]): { kind: RuleFileKind | "aoc"; at: number } | undefined {
+function lookAt(records: string[][]): { kind: RuleFileKind; at: number } | undefined {
   for (let i = 0; i < records.length; i++) {
     const r = records[i] ?? [];
     const first = squash(r[0]);
@@ -56,7 +56,11 @@ function lookAt(records: string[][]): { kind: RuleFileKind | "aoc"; at: number }
     if (r.some((c) => /Locality Number/i.test(c)) && r.some((c) => /PW GPCI/i.test(c)))
       return { kind: "gpci", at: i };
     if (bare(r[0]) === "code" && r.some((c) => bare(c) === "program")) return { kind: "pa", at: i };
-    if (r.some((c) => /add-?on code/i.test(c)) && r.some((c) => /primary/i.test(c)))
+    const names = r.map(aocName);
+    if (
+      names.some((n) => AOC_COLUMNS.addOn.test(n)) &&
+      names.some((n) => AOC_COLUMNS.primary.test(n))
+    )
       return { kind: "aoc", at: i };
   }
   return undefined;
@@ -86,7 +90,7 @@ export function identifyLayout(
     // A PPRRVU whose HCPCS,MOD header is not on its tenth row is not CMS's layout.
     refuse(label, expected, seen ? KIND_NAMES[seen.kind] : undefined);
   }
-  const kind = seen.kind as RuleFileKind;
+  const kind = seen.kind;
   const header = records[seen.at] ?? [];
   const base: Layout = {
     kind,
@@ -100,6 +104,7 @@ export function identifyLayout(
   };
   if (kind === "ptp") return ptpLayout(base, records, label, names, program);
   if (kind === "mue") return mueLayout(base, header, label, names, program);
+  if (kind === "aoc") return aocLayout(base, header, label, names, program);
   if (kind === "pfs") return pfsLayout(base, records, label, names);
   if (kind === "gpci") return gpciLayout(base, header, label, names);
   if (kind === "dmepos") return dmeposLayout(base, header, names);
@@ -177,6 +182,55 @@ function mueLayout(
     columns: hasMai
       ? { code: 0, value: 1, mai: 2, rationale: 3 }
       : { code: 0, value: 1, rationale: 2 },
+  };
+}
+
+// The AOC workbook's header names (`AOC_Edit_Type`, `Add-On_Code`, `AOC_DelDT`, `Primary_Code`,
+// `Primary_Code_DelDT`, `AOC_Edit_EffDT`, `AOC_Edit_DelDT`, `Special_Instruction_Notes`), read
+// lower case with `_`, `-`, brackets and spaces as one space (some releases add "(Julian)").
+const aocName = (s: string | undefined) =>
+  (s ?? "")
+    .toLowerCase()
+    .replace(/[\s_\-()]+/g, " ")
+    .trim();
+const AOC_COLUMNS = {
+  type: /^aoc edit type\b/,
+  addOn: /^add ?on code$/,
+  addOnDel: /^aoc del ?dt\b/,
+  primary: /^primary code$/,
+  primaryDel: /^primary code del ?dt\b/,
+  eff: /^aoc edit eff ?dt\b/,
+  del: /^aoc edit del ?dt\b/,
+  notes: /^special instruction/,
+};
+const QUARTER_MONTH = ["01", "04", "07", "10"];
+
+function aocLayout(
+  base: Layout,
+  header: string[],
+  label: string,
+  names: string,
+  program: NcciProgram | undefined,
+): Layout {
+  const columns: Record<string, number> = {};
+  const cells = header.map(aocName);
+  for (const [key, re] of Object.entries(AOC_COLUMNS)) {
+    const at = cells.findIndex((c) => re.test(c));
+    if (at < 0 && key !== "notes")
+      throw new UsageError(
+        `${label}: an NCCI add-on code edit file was expected, but it has no ${key} column (AOC_Edit_Type, Add-On_Code, AOC_DelDT, Primary_Code, Primary_Code_DelDT, AOC_Edit_EffDT, AOC_Edit_DelDT)`,
+        "Give the AOC workbook as CMS publishes it (nothing was imported).",
+      );
+    if (at >= 0) columns[key] = at;
+  }
+  const m = /aoc_v(\d{4})q([1-4])/.exec(names);
+  const medicaid = /(^|[-_\s])mcd\b|medicaid/.test(names);
+  return {
+    ...base,
+    program: program ?? (medicaid ? "medicaid" : "medicare"),
+    release: m ? `V${m[1]}Q${m[2]}` : base.release,
+    effective: m ? `${m[1]}-${QUARTER_MONTH[Number(m[2]) - 1]}-01` : null,
+    columns,
   };
 }
 

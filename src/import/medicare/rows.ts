@@ -5,6 +5,26 @@ const CODE = /^[A-Z0-9]{5}$/;
 const YMD = /^\d{8}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}$/;
 
+/**
+ * An AOC date: CMS writes them Julian, YYYYDDD (2026091 = 2026-04-01); YYYYMMDD and ISO are
+ * read too. Empty or `*` is none (null); anything else is not a date (undefined).
+ */
+function aocDate(s: string): string | null | undefined {
+  if (s === "" || s === "*") return null;
+  if (ISO.test(s)) return s;
+  if (YMD.test(s)) return ymd(s);
+  const julian = /^(\d{4})(\d{3})$/.exec(s);
+  if (!julian) return undefined;
+  const day = Number(julian[2]);
+  const year = Number(julian[1]);
+  const d = new Date(Date.UTC(year, 0, day));
+  if (day < 1 || d.getUTCFullYear() !== year) return undefined;
+  return d.toISOString().slice(0, 10);
+}
+
+/** A code as Excel may hold it: a number that lost its leading zeros (01953 as 1953). */
+const aocCode = (s: string) => (/^\d{1,4}$/.test(s) ? s.padStart(5, "0") : s.toUpperCase());
+
 const ymd = (s: string) => `${s.slice(0, 4)}-${s.slice(4, 6)}-${s.slice(6, 8)}`;
 const cell = (r: string[], at: number | undefined) =>
   at === undefined ? "" : (r[at] ?? "").trim();
@@ -47,6 +67,27 @@ export function toRuleRow(r: string[], layout: Layout): RuleRow | null {
       const mai = c.mai === undefined ? null : Number(/^[123]/.exec(cell(r, c.mai))?.[0] ?? NaN);
       if (mai !== null && Number.isNaN(mai)) return null;
       return { kind: "mue", code, value, mai, why: cell(r, c.rationale) };
+    }
+    case "aoc": {
+      const addOn = aocCode(cell(r, c.addOn));
+      const primaryCell = aocCode(cell(r, c.primary));
+      const type = Number(cell(r, c.type));
+      const dates = [c.eff, c.del, c.addOnDel, c.primaryDel].map((at) => aocDate(cell(r, at)));
+      const [eff, del, addOnDel, primaryDel] = dates;
+      if (!CODE.test(addOn) || !CODE.test(primaryCell) || ![1, 2, 3].includes(type)) return null;
+      if (!eff || dates.includes(undefined)) return null;
+      return {
+        kind: "aoc",
+        addOn,
+        // CCCCC: the contractor defines the primary codes (type 2).
+        primary: primaryCell === "CCCCC" ? null : primaryCell,
+        type,
+        eff,
+        del: del ?? null,
+        addOnDel: addOnDel ?? null,
+        primaryDel: primaryDel ?? null,
+        notes: cell(r, c.notes),
+      };
     }
     case "pfs": {
       const code = cell(r, c.code).toUpperCase();

@@ -4,6 +4,7 @@ import { openRuleWriter } from "../../snapshot/medicare-writer.js";
 import { findRuleInputs, type RuleInput } from "./inputs.js";
 import { IMPORT_KINDS, identifyLayout, type ImportGroup, type Layout } from "./layouts.js";
 import { formatOf, headRecords, readHead, readRecords, type RecordFormat } from "./records.js";
+import { readSheetRecords } from "./sheet.js";
 import { toDmeposRows, toRuleRow } from "./rows.js";
 
 /** What one file brought: its release, rows, odd rows (deleted before effective), skipped. */
@@ -23,6 +24,21 @@ interface Planned {
   input: RuleInput;
   layout: Layout;
   format: RecordFormat;
+  /** A workbook's records, read whole (it is small); a text file's are streamed. */
+  sheet?: string[][];
+}
+
+/** A file's first records (to tell its layout), and a workbook's every record. */
+async function readStart(
+  input: RuleInput,
+): Promise<{ records: string[][]; format: RecordFormat; sheet?: string[][] }> {
+  if (input.sheet) {
+    const sheet = await readSheetRecords(await input.open(), input.label);
+    return { records: sheet.slice(0, 40), format: "csv", sheet };
+  }
+  const head = await readHead(await input.open());
+  const format = formatOf(head);
+  return { records: headRecords(head, format), format };
 }
 
 /**
@@ -43,10 +59,8 @@ export async function importRules(
     // copy) are passed over; a zip with no file of the kind is refused like a file given.
     const refused = new Map<string, unknown>();
     for (const input of inputs.files) {
-      const head = await readHead(await input.open());
-      const format = formatOf(head);
+      const { records, format, sheet } = await readStart(input);
       try {
-        const records = headRecords(head, format);
         const layout = identifyLayout(
           records,
           input.label,
@@ -54,7 +68,7 @@ export async function importRules(
           IMPORT_KINDS[group],
           options.program,
         );
-        planned.push({ input, layout, format });
+        planned.push({ input, layout, format, ...(sheet && { sheet }) });
       } catch (err) {
         if (input.zip === undefined) throw err;
         if (!refused.has(input.zip)) refused.set(input.zip, err);
@@ -78,7 +92,7 @@ export async function importRules(
 }
 
 async function importFile(
-  { input, layout, format }: Planned,
+  { input, layout, format, sheet }: Planned,
   writer: Awaited<ReturnType<typeof openRuleWriter>>,
   options: RuleImportOptions,
 ): Promise<ImportedFile> {
@@ -97,7 +111,7 @@ async function importFile(
   let odd = 0;
   let skipped = 0;
   let started = false;
-  for await (const record of readRecords(await input.open(), format)) {
+  for await (const record of sheet ?? readRecords(await input.open(), format)) {
     if (index++ <= layout.header) continue;
     const parsed =
       layout.kind === "dmepos" ? toDmeposRows(record, layout) : toRuleRow(record, layout);
@@ -109,7 +123,8 @@ async function importFile(
     }
     started = true;
     for (const row of Array.isArray(parsed) ? parsed : [parsed]) {
-      if (row.kind === "ptp" && row.del !== null && row.del < row.eff) odd++;
+      if ((row.kind === "ptp" || row.kind === "aoc") && row.del !== null && row.del < row.eff)
+        odd++;
       writer.add(row);
     }
     rows++;

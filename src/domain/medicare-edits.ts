@@ -220,7 +220,7 @@ export function describeMai(mai: number | null): string {
 /** The meaning of an NCCI add-on code edit type, in words. */
 export function describeAocType(type: number): string {
   if (type === 1) return "paid only with one of the primary codes CMS lists";
-  if (type === 2) return "the Medicare contractor defines the primary codes (CMS lists none)";
+  if (type === 2) return "the Medicare contractor defines the primary codes; CMS lists none";
   return "CMS lists some primary codes; the contractor may accept others";
 }
 

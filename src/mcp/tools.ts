@@ -332,8 +332,8 @@ export function defineTools(): ToolSpec[] {
         "on this date of service, meet the coverage policies that apply? One result per payer x LOB with a verdict " +
         "(procedure not covered, diagnosis not covered, supported, diagnosis not listed, no diagnosis limits, " +
         "mentioned only, not addressed) and the policies behind it with their own verdicts and the category where the " +
-        "diagnosis is listed. On a snapshot holding Medicare's edits: units over the MUE and prior authorization " +
-        "required rows too, each naming its edit or list and release. A policy is read as a whole (an article listing diagnoses for some procedures is read as " +
+        "diagnosis is listed. On a snapshot holding Medicare's edits: bundled, units over the MUE, add-on without " +
+        "primary and prior authorization required rows too, each naming its edit or list and release. A policy is read as a whole (an article listing diagnoses for some procedures is read as " +
         "listing them for all). Procedure as CPT:97110 or HCPCS:E0601; diagnoses as ICD10CM:M54.50 (dots optional). " +
         MEDICARE +
         " Same as `coverage check --procedure ... --diagnosis ... --json`.",

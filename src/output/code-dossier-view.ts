@@ -26,6 +26,20 @@ export function renderCodeDossier(d: CodeDossier, io: ViewIo): string {
     out.push(
       `    ${e.code_is === "column 1" ? `${d.code} > ${e.partner}` : `${e.partner} > ${d.code}`}: ${e.setting}, modifier indicator ${e.modifier_indicator}, ${period(e.effective, e.deletion)}; ${stripControls(e.rationale)} ${dim(`(${e.release})`)}`,
     );
+  if (d.add_on) {
+    out.push(`  ${b("Add-on code edits")}`);
+    const medicaid = (program: string) => (program === "medicaid" ? " (Medicaid)" : "");
+    for (const a of d.add_on.as_add_on)
+      out.push(
+        `    add-on code, type ${a.type}${medicaid(a.program)} (${a.type_meaning})${a.primaries.length ? `; primaries: ${a.primaries.join(", ")}` : ""} ${dim(`(AOC ${a.release})`)}`,
+      );
+    if (d.add_on.as_primary.length)
+      out.push(
+        `    primary code of ${d.add_on.as_primary.map((p) => `${p.add_on} (type ${p.type}${medicaid(p.program)})`).join(", ")} ${dim(`(AOC ${[...new Set(d.add_on.as_primary.map((p) => p.release))].join(", ")})`)}`,
+      );
+    if (!d.add_on.as_add_on.length && !d.add_on.as_primary.length)
+      out.push(`    ${dim("neither an add-on code nor a listed primary on this day")}`);
+  }
   out.push(`  ${b("Physician fee schedule")}`);
   if (!d.fees.length) out.push(`    ${dim("not in the snapshot's PFS file")}`);
   for (const f of d.fees) {

@@ -76,14 +76,15 @@ export function checkFlags(flags: CheckFlags): Set<CheckVerdict> | undefined {
 /** `--fail-on` values (any case, `-` or `_` for spaces) as verdicts. */
 export function parseFailOn(raw: string | undefined): Set<CheckVerdict> | undefined {
   if (raw === undefined) return undefined;
-  const verdicts = raw.split(",").map((v) =>
+  const fold = (v: string) =>
     v
       .trim()
       .toLowerCase()
-      .replace(/[-_\s]+/g, " "),
-  );
-  // Compared in any case (`units-over-mue` is `units over MUE`).
-  const named = verdicts.map((v) => CHECK_VERDICTS.find((c) => c.toLowerCase() === v));
+      .replace(/[-_\s]+/g, " ");
+  const verdicts = raw.split(",").map(fold);
+  // Compared in any case and spacing (`units-over-mue` is `units over MUE`, `add-on-without-primary`
+  // is `add-on without primary`).
+  const named = verdicts.map((v) => CHECK_VERDICTS.find((c) => fold(c) === v));
   const bad = verdicts.filter((_v, i) => named[i] === undefined);
   if (bad.length || verdicts.length === 0)
     throw new UsageError(

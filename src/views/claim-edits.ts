@@ -1,7 +1,9 @@
 // Medicare's edits as rules of `coverage check`, beside the coverage verdicts (cli.md, "Medicare's
-// edits, fees and prior authorization"): NCCI PTP bundling, MUE units, prior authorization. Pure
-// functions over a claim's lines and a MedicareRuleSource; by date of service.
+// edits, fees and prior authorization"): NCCI PTP bundling, MUE units, add-on codes without
+// their primary, prior authorization. Pure functions over a claim's lines and a
+// MedicareRuleSource; by date of service.
 import {
+  addOnEditApplies,
   BYPASS_MODIFIERS,
   priorAuthApplies,
   ptpEditApplies,
@@ -118,6 +120,47 @@ export function mueRule(source: MedicareRuleSource, scope: EditScope = DEFAULT_S
   };
 }
 
+const listed = (codes: string[], max = 6) =>
+  codes.length > max
+    ? `${codes.slice(0, max).join(", ")} and ${codes.length - max} more`
+    : codes.join(", ");
+
+/**
+ * Add-on codes (NCCI AOC): an add-on line without its primary on the claim that day is
+ * `add-on without primary (NCCI AOC type N)`. Type 1: none of the primaries CMS lists is billed
+ * that day. Types 2 and 3 (the contractor defines primaries, or may add to CMS's): only when no
+ * other code is billed that day, since then no primary can be there.
+ */
+export function aocRule(source: MedicareRuleSource, scope: EditScope = DEFAULT_SCOPE): ClaimRule {
+  return (claim) => {
+    const lines = linesOf(claim);
+    const edits = source
+      .addOnEditsFor(lines.map((l) => l.code))
+      .filter((e) => e.program === scope.program);
+    if (!edits.length) return lines.map(() => []);
+    return lines.map((l) => {
+      const mine = edits.filter((e) => e.add_on === l.code && addOnEditApplies(e, l.date));
+      if (!mine.length) return [];
+      const others = new Set(
+        lines.filter((o) => o.date === l.date && o.code !== l.code).map((o) => o.code),
+      );
+      const typeOne = mine.filter((e) => e.type === 1);
+      const primaries = [...new Set(typeOne.map((e) => e.primary ?? ""))].filter(Boolean).sort();
+      const first = typeOne[0] ?? (mine[0] as (typeof mine)[number]);
+      if (typeOne.length ? primaries.some((p) => others.has(p)) : others.size > 0) return [];
+      const needs = typeOne.length
+        ? `needs one of ${listed(primaries)} on the same date`
+        : `the contractor's primaries; no other code on the same date`;
+      return [
+        row(
+          `add-on without primary (NCCI AOC type ${first.type})`,
+          `NCCI AOC ${first.program} ${first.release}: ${l.code} type ${first.type}, ${needs}`,
+        ),
+      ];
+    });
+  };
+}
+
 /** Prior authorization: a code on a list for the line's state and date. */
 export function priorAuthRule(source: MedicareRuleSource): ClaimRule {
   const lists = new Map<string, ReturnType<MedicareRuleSource["priorAuth"]>>();
@@ -141,5 +184,10 @@ export function priorAuthRule(source: MedicareRuleSource): ClaimRule {
 
 /** The edit rules of a snapshot that holds Medicare's rules, in the order of their rows. */
 export function medicareRules(source: MedicareRuleSource, scope?: EditScope): ClaimRule[] {
-  return [ptpRule(source, scope), mueRule(source, scope), priorAuthRule(source)];
+  return [
+    ptpRule(source, scope),
+    mueRule(source, scope),
+    aocRule(source, scope),
+    priorAuthRule(source),
+  ];
 }

@@ -13,7 +13,12 @@ export const POLICY_VERDICTS = [
 export type PolicyVerdict = (typeof POLICY_VERDICTS)[number];
 
 /** Medicare's edits on a snapshot that holds them; a row says which (`bundled (NCCI with 64479)`). */
-export const EDIT_VERDICTS = ["bundled", "units over MUE", "prior authorization required"] as const;
+export const EDIT_VERDICTS = [
+  "bundled",
+  "units over MUE",
+  "add-on without primary",
+  "prior authorization required",
+] as const;
 export type EditVerdict = (typeof EDIT_VERDICTS)[number];
 
 /**
@@ -43,6 +48,8 @@ On a snapshot holding Medicare's edits (data import edits|pa), beside them:
                           the line (59, XE, XS, XP, XU, anatomic) let it pass
   units over MUE (N > M)  MAI 1: the line's units; MAI 2 and 3: the day's units of the code
                           over the claim's lines
+  add-on without primary (NCCI AOC type T)  an add-on code billed that day without one of
+                          the primaries CMS lists (type 1), or with no other code (types 2, 3)
   prior authorization required (LIST)  the code is on a list for the state and date
 A row (payer x LOB) gets the first of these, top to bottom, that one of its policies gets; the
 policies behind it are listed with their own verdicts and the category (the article's group)

@@ -1,6 +1,8 @@
 import { UsageError } from "../errors.js";
 import { statewideOf } from "../domain/sub-states.js";
 import {
+  addOnEditApplies,
+  describeAocType,
   describeMai,
   describeModifierIndicator,
   feeAmount,
@@ -64,6 +66,19 @@ export interface CodeDossier {
     release: string;
   }>;
   ptp: { count: number; as_column_1: number; as_column_2: number; edits?: DossierEdit[] };
+  /** NCCI add-on code edits in force on the date (null when the snapshot holds none). */
+  add_on: {
+    /** The code as an add-on: its type and the primaries CMS lists (none for type 2). */
+    as_add_on: Array<{
+      type: number;
+      type_meaning: string;
+      primaries: string[];
+      program: string;
+      release: string;
+    }>;
+    /** The add-on codes of which the code is a listed primary. */
+    as_primary: Array<{ add_on: string; type: number; program: string; release: string }>;
+  } | null;
   fees: DossierFee[];
   dmepos: Array<{
     modifier: string;
@@ -132,6 +147,31 @@ function editOf(e: PtpEdit, code: string): DossierEdit {
   };
 }
 
+/** The add-on code edits of a code in force on a day, grouped by file and type. */
+function addOnsOf(source: MedicareRuleSource, code: string, date: string): CodeDossier["add_on"] {
+  if (!source.releases().some((r) => r.kind === "aoc")) return null;
+  const active = source.addOnEditsOf(code).filter((e) => addOnEditApplies(e, date));
+  const groups = new Map<string, NonNullable<CodeDossier["add_on"]>["as_add_on"][number]>();
+  for (const e of active.filter((e) => e.add_on === code)) {
+    const key = `${e.program} ${e.release} ${e.type}`;
+    const group = groups.get(key) ?? {
+      type: e.type,
+      type_meaning: describeAocType(e.type),
+      primaries: [],
+      program: e.program,
+      release: e.release,
+    };
+    if (e.primary !== null) group.primaries.push(e.primary);
+    groups.set(key, group);
+  }
+  for (const g of groups.values()) g.primaries = [...new Set(g.primaries)].sort();
+  const as_primary = active
+    .filter((e) => e.primary === code && e.add_on !== code)
+    .map((e) => ({ add_on: e.add_on, type: e.type, program: e.program, release: e.release }))
+    .sort((a, b) => a.add_on.localeCompare(b.add_on) || a.program.localeCompare(b.program));
+  return { as_add_on: [...groups.values()], as_primary };
+}
+
 /**
  * The dossier of a code on a day (and in a state): MUE per setting, the PTP edits in force,
  * the PFS indicators and amounts, the DMEPOS fee, prior authorization. Codes and CMS's numbers
@@ -174,6 +214,7 @@ export function buildCodeDossier(source: MedicareRuleSource, req: DossierRequest
           a.partner.localeCompare(b.partner) ||
           a.setting.localeCompare(b.setting),
       );
+  const add_on = addOnsOf(source, code, date);
   // The nonQPP file's rows (what most are paid by) when it is there; the QPP file's are noted.
   const allFees = source.pfs(code);
   const entries = allFees.some((f) => f.setting === "")
@@ -255,6 +296,7 @@ export function buildCodeDossier(source: MedicareRuleSource, req: DossierRequest
     state,
     mue,
     ptp,
+    add_on,
     fees,
     dmepos,
     prior_authorization,

@@ -36,6 +36,10 @@ export function registerDataPull(data: Command, run: RunEnvironment): void {
       "--dmepos-url <url>",
       "with --with fees: the DMEPOS fee schedule zip, or a page that links it",
     )
+    .option(
+      "--medicaid-ncci-url <url>",
+      "with --with edits: a Medicaid NCCI PTP or MUE zip, or the page that links them (default: CMS's)",
+    )
     .addHelpText(
       "after",
       "\nWrites medicare.db in your data folder ($XDG_DATA_HOME/coverage, else ~/.local/share/coverage;\nthe platform's own on macOS and Windows), replacing the previous one only when the whole pull\nsucceeded. The next pull asks CMS whether anything changed and says so when nothing did.\nEach pull keeps the versions it has seen and records what changed, document by document:\n--json prints the changes; `coverage data changes` lists them later.\nNo network? Exports you already have import offline: coverage data import mcd FILES...\n" +
@@ -48,12 +52,15 @@ export function registerDataPull(data: Command, run: RunEnvironment): void {
         ]),
     )
     .action(
-      withContext<PullFlags & { with?: string; dmeposUrl?: string }>(run, async (ctx, opts) => {
-        const rules = await import("../pull/medicare-rules.js");
-        const kinds = rules.parseRuleKinds(opts.with);
-        const { pullMedicare } = await import("../pull/medicare.js");
-        await pullMedicare(opts, ctx, run);
-        await rules.pullMedicareRules(kinds, opts, ctx);
-      }),
+      withContext<PullFlags & { with?: string; dmeposUrl?: string; medicaidNcciUrl?: string }>(
+        run,
+        async (ctx, opts) => {
+          const rules = await import("../pull/medicare-rules.js");
+          const kinds = rules.parseRuleKinds(opts.with);
+          const { pullMedicare } = await import("../pull/medicare.js");
+          await pullMedicare(opts, ctx, run);
+          await rules.pullMedicareRules(kinds, opts, ctx);
+        },
+      ),
     );
 }

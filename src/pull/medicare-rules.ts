@@ -1,5 +1,6 @@
 // `data pull medicare --with edits,fees,pa`: Medicare's edits, fees and prior-authorization
-// lists beside the catalogue. What CMS serves without a licence page is fetched and imported;
+// lists beside the catalogue. What CMS serves without a licence page (Medicaid's NCCI tables, the
+// DMEPOS fee schedule) is fetched and imported;
 // for a file behind the AMA's licence page (which only a person can accept) the pull says which
 // page to open and which `data import` command takes the file. It never accepts a licence.
 import { unlink } from "node:fs/promises";
@@ -23,6 +24,9 @@ export const RULE_PAGES = {
   mue: "https://www.cms.gov/medicare/coding-billing/national-correct-coding-initiative-ncci-edits/medicare-ncci-medically-unlikely-edits",
   pfs: "https://www.cms.gov/medicare/payment/fee-schedules/physician/pfs-relative-value-files",
   dmepos: "https://www.cms.gov/medicare/payment/fee-schedules/dmepos/dmepos-fee-schedule",
+  aoc: "https://www.cms.gov/medicare/coding-billing/national-correct-coding-initiative-ncci-edits/medicare-ncci-add-code-edits",
+  medicaidNcci:
+    "https://www.cms.gov/medicare/coding-billing/ncci-medicaid/medicaid-ncci-edit-files",
 };
 
 /** `--with edits,fees,pa` read; anything else is exit 2 before anything is pulled. */
@@ -46,12 +50,32 @@ export function findDmeposLink(html: string, base: string): string | undefined {
   });
 }
 
+/** A Medicaid NCCI zip's quarter, as a sortable number (CMS writes `2026-q3` and `q2-2026`). */
+function quarterOf(name: string): number | undefined {
+  const m = /(\d{4})-?q([1-4])|q([1-4])-?(\d{4})/.exec(name);
+  if (!m) return undefined;
+  return Number(m[1] ?? m[4]) * 10 + Number(m[2] ?? m[3]);
+}
+
+/**
+ * The Medicaid NCCI PTP and MUE zips of the newest quarter a page links to, every setting
+ * (practitioner, outpatient hospital, DME): `medicaid-ncci-2026-q3-ptp-edits-practitioner-services.zip`.
+ */
+export function findMedicaidNcciLinks(html: string, base: string): string[] {
+  const zips = pageLinks(html, base)
+    .map((url) => ({ url, name: new URL(url).pathname.split("/").pop()?.toLowerCase() ?? "" }))
+    .filter((z) => z.name.endsWith(".zip") && /medicaid/.test(z.name) && /ptp|mue/.test(z.name))
+    .map((z) => ({ ...z, quarter: quarterOf(z.name) ?? 0 }));
+  const newest = Math.max(0, ...zips.map((z) => z.quarter));
+  return [...new Set(zips.filter((z) => z.quarter === newest).map((z) => z.url))];
+}
+
 /** The guidance for the files behind the licence page, one line each, to stderr. */
 function licensed(kinds: RuleKind[]): string[] {
   const lines: string[] = [];
   if (kinds.includes("edits"))
     lines.push(
-      `NCCI PTP edits and MUE tables: CMS serves them behind the AMA's licence page, which only you can accept. Open ${RULE_PAGES.ptp} and ${RULE_PAGES.mue}, download the practitioner (ccipra-*) and hospital (ccioph-*) PTP zips and the MUE tables, then: coverage data import edits FILES... --into medicare`,
+      `Medicare's NCCI PTP edits and MUE tables: CMS serves them behind the AMA's licence page, which only you can accept. Open ${RULE_PAGES.ptp} and ${RULE_PAGES.mue}, download the practitioner (ccipra-*) and hospital (ccioph-*) PTP zips and the MUE tables (and the add-on code edits from ${RULE_PAGES.aoc}), then: coverage data import edits FILES... --into medicare`,
     );
   if (kinds.includes("fees"))
     lines.push(
@@ -69,6 +93,7 @@ export async function pullMedicareRules(
   kinds: RuleKind[],
   options: {
     dmeposUrl?: string | undefined;
+    medicaidNcciUrl?: string | undefined;
     stallTimeout?: string | undefined;
     deadline?: string | undefined;
   },
@@ -82,8 +107,29 @@ export async function pullMedicareRules(
   const target = path.join(dir, "medicare.db");
   const limits = resolvePullLimits(options, ctx.env);
   const fetchOptions = pullFetchOptions(ctx, ctx.signal, say, limits);
-  const files: Array<{ group: "fees" | "pa"; file: string; temp: boolean }> = [];
+  const files: Array<{ group: "edits" | "fees" | "pa"; file: string; temp: boolean }> = [];
+  // A name of its own beside the snapshot, ending as CMS's does (its name carries the release).
+  const download = async (url: string, group: "edits" | "fees", what: string, fix: string) => {
+    const file = path.join(dir, `medicare.pull-${path.basename(new URL(url).pathname)}`);
+    files.push({ group, file, temp: true });
+    await fetchFile(url, file, undefined, fetchOptions(what, fix));
+  };
   try {
+    if (kinds.includes("edits")) {
+      const fix = "--medicaid-ncci-url URL (a Medicaid NCCI zip, or the page that links them)";
+      const url = options.medicaidNcciUrl ?? RULE_PAGES.medicaidNcci;
+      let links = [url];
+      if (!isZipUrl(url)) {
+        const html = await fetchPage(url, fetchOptions("the Medicaid NCCI edit files page", fix));
+        links = findMedicaidNcciLinks(html, url);
+        if (!links.length)
+          throw new UsageError(
+            `the Medicaid NCCI edit files page ${url} links no PTP or MUE zip`,
+            `Give ${fix}.`,
+          );
+      }
+      for (const link of links) await download(link, "edits", "a Medicaid NCCI file", fix);
+    }
     if (kinds.includes("fees")) {
       const fix = "--dmepos-url URL (the DMEPOS fee schedule zip, or a page that links it)";
       let url = options.dmeposUrl ?? RULE_PAGES.dmepos;
@@ -97,21 +143,20 @@ export async function pullMedicareRules(
           );
         url = link;
       }
-      // A name of its own beside the snapshot, ending as CMS's does (its name carries the release).
-      const file = path.join(dir, `medicare.pull-${path.basename(new URL(url).pathname)}`);
-      files.push({ group: "fees", file, temp: true });
-      await fetchFile(url, file, undefined, fetchOptions("the DMEPOS fee schedule", fix));
+      await download(url, "fees", "the DMEPOS fee schedule", fix);
     }
     if (kinds.includes("pa"))
       files.push({ group: "pa", file: shippedPriorAuthList(), temp: false });
     for (const f of files) {
       const done = await importRules(f.group, [f.file], target, {
+        // The edits fetched are Medicaid's: Medicare's stand behind the licence page.
+        ...(f.group === "edits" && { program: "medicaid" as const }),
         now: new Date(),
         signal: ctx.signal,
       });
       for (const d of done)
         say(
-          `Imported ${d.kind.toUpperCase()} ${d.release}: ${d.rows.toLocaleString("en-US")} rows into ${target}`,
+          `Imported ${d.kind.toUpperCase()}${d.program === "medicaid" ? " Medicaid" : ""}${d.setting ? ` ${d.setting}` : ""} ${d.release}: ${d.rows.toLocaleString("en-US")} rows into ${target}`,
         );
     }
   } finally {

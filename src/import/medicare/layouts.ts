@@ -128,15 +128,23 @@ function ptpLayout(
       : "hospital"
     : /hospital|ccioph|oph/.test(names)
       ? "hospital"
-      : "practitioner";
+      : /durable|dme/.test(names)
+        ? "dme"
+        : "practitioner";
   const medicaid = /medicaid/.test(names);
   return {
     ...base,
     setting,
     program: program ?? (medicaid ? "medicaid" : "medicare"),
-    release: m?.[2] ?? base.release,
+    release: m?.[2] ?? quarterRelease(names) ?? base.release,
     part: Number(m?.[3] ?? 0),
   };
+}
+
+/** A quarter in a file's or zip's name (`medicaid-ncci-2026-q3-...`, `...-q2-2026-...`) as `2026Q3`. */
+function quarterRelease(names: string): string | undefined {
+  const m = /(\d{4})-?q([1-4])\b|\bq([1-4])-(\d{4})/.exec(names);
+  return m ? `${m[1] ?? m[4]}Q${m[2] ?? m[3]}` : undefined;
 }
 
 function mueSetting(column: string): string {
@@ -177,7 +185,7 @@ function mueLayout(
     ...base,
     setting: mueSetting(header[1] ?? ""),
     program: wanted ?? (hasMai ? "medicare" : "medicaid"),
-    release: effective ?? base.release,
+    release: effective ?? quarterRelease(names) ?? base.release,
     effective,
     columns: hasMai
       ? { code: 0, value: 1, mai: 2, rationale: 3 }

@@ -75,6 +75,7 @@ export async function importRules(
       }
     }
     for (const [zip, err] of refused) if (!planned.some((p) => p.input.zip === zip)) throw err;
+    numberParts(planned);
     const writer = await openRuleWriter(into, options.now);
     const done: ImportedFile[] = [];
     try {
@@ -89,6 +90,22 @@ export async function importRules(
   } finally {
     inputs.close();
   }
+}
+
+/**
+ * PTP files whose names carry no part (`-f1`; Medicaid's zips) but share a table in one import
+ * are numbered 1, 2, ... in the order given: each fills a slot of its own instead of replacing
+ * the one before it.
+ */
+function numberParts(planned: Planned[]): void {
+  const unnumbered = new Map<string, Layout[]>();
+  for (const { layout } of planned) {
+    if (layout.kind !== "ptp" || layout.part !== 0) continue;
+    const key = `${layout.setting} ${layout.program} ${layout.release}`;
+    unnumbered.set(key, [...(unnumbered.get(key) ?? []), layout]);
+  }
+  for (const layouts of unnumbered.values())
+    if (layouts.length > 1) layouts.forEach((layout, i) => (layout.part = i + 1));
 }
 
 async function importFile(

@@ -4,6 +4,7 @@ import { loadDataset } from "../dataset/load.js";
 import { isSqliteFile } from "./sqlite.js";
 import { checkInputFile } from "../files/input-file.js";
 import { SNAPSHOT_FORMAT } from "./schema.js";
+import type { RuleTableInfo } from "./rule-info.js";
 
 /** What `coverage data info` reports about a dataset file or a snapshot. */
 export interface DatasetInfo {
@@ -23,6 +24,8 @@ export interface DatasetInfo {
   /** Entries of the code catalogue (descriptions). */
   catalogue: number;
   size_bytes: number;
+  /** Medicare's rule files in a snapshot (`data import edits|fees|pa`), when it holds any. */
+  rules?: RuleTableInfo[];
 }
 
 /** Reads a file's figures: a snapshot from its meta table, a JSON dataset by loading it. */
@@ -32,7 +35,13 @@ export async function describeDataset(file: string): Promise<DatasetInfo> {
   if (isSqliteFile(abs)) {
     const { openSnapshotDatabase } = await import("./store.js");
     const { db, meta } = await openSnapshotDatabase(file, { older: true });
-    db.close();
+    const { describeRuleTables } = await import("./rule-info.js");
+    let rules: RuleTableInfo[] | undefined;
+    try {
+      rules = describeRuleTables(db);
+    } finally {
+      db.close();
+    }
     const n = (key: string) => Number(meta.get(key) ?? 0);
     return {
       file: abs,
@@ -49,6 +58,7 @@ export async function describeDataset(file: string): Promise<DatasetInfo> {
       codes: n("codes"),
       catalogue: n("catalogue"),
       size_bytes: statSync(abs).size,
+      ...(rules && { rules }),
     };
   }
   const { db } = await loadDataset(file);

@@ -147,6 +147,49 @@ describe.skipIf(!SQLITE)("NCCI add-on code edits: import, code, check", () => {
     expect(bad.stderr).toMatch(/not a readable Excel workbook/);
   });
 
+  it("data info lists the rule files held: kind, setting, release, part, dates, rows, PA sources", async () => {
+    const info = path.join(dir, "info.db");
+    const real = path.join(ROOT, "test", "fixtures", "medicare", "real");
+    const imports = [
+      [
+        "edits",
+        path.join(real, "ccipra-v322r0-f1.excerpt.txt"),
+        path.join(LAYOUT, "MCD_MUE_PractitionerServices_Eff_10-01-2026.csv"),
+      ],
+      ["fees", path.join(real, "GPCI2026.excerpt.csv")],
+      ["pa"],
+    ];
+    for (const [group, ...files] of imports)
+      expect(
+        (await run(["data", "import", group as string, ...files, "--into", info])).exitCode,
+      ).toBe(0);
+    const text = await run(["data", "info", info]);
+    expect(text.exitCode, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/Medicare rules:/);
+    expect(text.stdout).toMatch(/PTP practitioner v322r0 f1 +24 rows/);
+    expect(text.stdout).toMatch(
+      /MUE practitioner Medicaid 2026-10-01 +\d+ rows; effective 2026-10-01/,
+    );
+    expect(text.stdout).toMatch(/GPCI GPCI2026 +\d+ rows/);
+    expect(text.stdout).toMatch(
+      /PA prior-authorization\.csv +\d+ rows; DMEPOS \d+, OPD \d+, WISeR \d+; \d+ sources/,
+    );
+    const json = await run(["data", "info", info, "--json"]);
+    const rules = (JSON.parse(json.stdout) as { rules: Array<Record<string, unknown>> }).rules;
+    expect(rules.map((r) => r.kind)).toEqual(["ptp", "mue", "gpci", "pa"]);
+    expect(rules[0]).toMatchObject({
+      setting: "practitioner",
+      release: "v322r0",
+      part: 1,
+      rows: 24,
+    });
+    expect(rules[1]).toMatchObject({ program: "medicaid", effective: "2026-10-01" });
+    expect((rules[3]?.sources as string[]).length).toBeGreaterThan(1);
+    // A snapshot without rules says nothing of them.
+    const bare = await run(["data", "info", "--json"]);
+    expect(JSON.parse(bare.stdout)).not.toHaveProperty("rules");
+  });
+
   it("a snapshot whose rules predate the add-on edits (no aoc_edit table) still answers", async () => {
     const old = path.join(dir, "old.db");
     const ptp = path.join(

@@ -45,8 +45,8 @@ _coverage_options() {
     'diff') REPLY='--dry-run -h --help --api-url --sandbox --local --data --today --profile --json
       --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'check') REPLY='--procedure --diagnosis --state --exact-state --units --modifiers --lob --payer
-      --date --input --strict --fail-on --dry-run -h --help --api-url --sandbox --local --data
-      --today --profile --json --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
+      --date --input --setting --strict --dry-run --fail-on -h --help --api-url --sandbox --local
+      --data --today --profile --json --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'download') REPLY='--text -o --output --force --url-only --dry-run -h --help --api-url --sandbox
       --local --data --today --profile --json --format --bom --no-color -q --quiet -v --verbose
       --timeout' ;;
@@ -94,8 +94,9 @@ _coverage_options() {
     'data import help') REPLY='--api-url --sandbox --local --data --today --profile --json --format
       --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'data pull') REPLY='--history --no-codes --force --source --icd10cm-url --hcpcs-url
-      --stall-timeout --deadline --with --dmepos-url -h --help --api-url --sandbox --local --data
-      --today --profile --json --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
+      --stall-timeout --deadline --with --dmepos-url --medicaid-ncci-url -h --help --api-url
+      --sandbox --local --data --today --profile --json --format --bom --no-color -q --quiet -v
+      --verbose --timeout' ;;
     'data list') REPLY='-h --help --api-url --sandbox --local --data --today --profile --json
       --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'data changes') REPLY='--since --days -h --help --api-url --sandbox --local --data --today
@@ -147,7 +148,7 @@ _coverage_option() {
     'data import edits|--program'|'data import fees|--into'|'data import pa|--into'|\
     'data pull|--source'|'data pull|--icd10cm-url'|'data pull|--hcpcs-url'|\
     'data pull|--stall-timeout'|'data pull|--deadline'|'data pull|--with'|'data pull|--dmepos-url'|\
-    'data changes|--since'|'data changes|--days') REPLY='text' ;;
+    'data pull|--medicaid-ncci-url'|'data changes|--since'|'data changes|--days') REPLY='text' ;;
     '|--data'|'search|--body'|'check|--input'|'download|-o'|'download|--output'|'data build|-o'|\
     'data build|--output'|'data export|-o'|'data export|--output'|'data import mcd|-o'|\
     'data import mcd|--output'|'data import mcd|--icd10cm'|'data import mcd|--hcpcs') REPLY='file' ;;
@@ -163,7 +164,8 @@ _coverage_option() {
     'payers|--fields') REPLY='list payer_id display_name' ;;
     'lobs|--fields') REPLY='list lob_id payer_id payer_name lob state' ;;
     'updates|--fields') REPLY='list policy_id policy_number title effective_from_date change_type payer_id payer_display_name file_url changes predecessor_id' ;;
-    'check|--fail-on') REPLY='list procedure-not-covered diagnosis-not-covered supported diagnosis-not-listed no-diagnosis-limits mentioned-only not-addressed bundled units-over-MUE prior-authorization-required' ;;
+    'check|--setting') REPLY='list practitioner hospital dme' ;;
+    'check|--fail-on') REPLY='list procedure-not-covered diagnosis-not-covered supported diagnosis-not-listed no-diagnosis-limits mentioned-only not-addressed bundled units-over-MUE add-on-without-primary prior-authorization-required' ;;
     *) REPLY='' ;;
   esac
 }

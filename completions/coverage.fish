@@ -41,7 +41,7 @@ function __coverage_commands --argument-names path --description 'The subcommand
             printf '%s\t%s\n' 'help' 'display help for command'
         case 'data import'
             printf '%s\t%s\n' 'mcd' 'import the CMS Medicare Coverage Database export (zips as downloaded, or extracted folders)'
-            printf '%s\t%s\n' 'edits' 'import NCCI PTP edits (ccipra-*, ccioph-*, split in parts) and MUE tables, Medicare or Medicaid into a snapshot'
+            printf '%s\t%s\n' 'edits' 'import NCCI PTP edits (ccipra-*, ccioph-*, split in parts), MUE tables and add-on code edits (AOC_*.xlsx), Medicare or Medicaid into a snapshot'
             printf '%s\t%s\n' 'fees' 'import the PFS relative value file (PPRRVU*.csv in rvuNN*.zip), GPCIs and the DMEPOS fee schedule into a snapshot'
             printf '%s\t%s\n' 'pa' 'import prior-authorization lists as CSV (code, program, category, states, from, to, source); none given: the list shipped with coverage into a snapshot'
             printf '%s\t%s\n' 'help' 'display help for command'
@@ -313,9 +313,10 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--payer' 'the payer id (see `coverage payers`)'
             printf '%s\t%s\n' '--date' 'the date of service, YYYY-MM-DD (default: today)'
             printf '%s\t%s\n' '--input' 'claim lines from a CSV (with a header) or NDJSON file; - for stdin'
+            printf '%s\t%s\n' '--setting' 'whose NCCI PTP and MUE tables the edits apply: practitioner, hospital, dme (default practitioner)'
             printf '%s\t%s\n' '--strict' 'refuse the whole file (exit 2) when a line is bad, before any request'
-            printf '%s\t%s\n' '--fail-on' 'exit 6 when a row has one of these verdicts (comma-separated, e.g. procedure-not-covered)'
             printf '%s\t%s\n' '--dry-run' 'print the requests instead of sending them'
+            printf '%s\t%s\n' '--fail-on' 'exit 6 when a row has one of these verdicts (comma-separated, e.g. procedure-not-covered)'
             printf '%s\t%s\n' '-h' 'show help'
             printf '%s\t%s\n' '--help' 'show help'
             printf '%s\t%s\n' '--api-url' 'base URL of the Coverage Policy Lookup API (env COVERAGE_API_URL)'
@@ -763,6 +764,7 @@ function __coverage_options --argument-names path --description 'The options rec
             printf '%s\t%s\n' '--deadline' 'give a file up after this long in all (default 5 min plus 1 s per 100 KB; env COVERAGE_PULL_DEADLINE)'
             printf '%s\t%s\n' '--with' 'also Medicare\'s edits, fees and prior-authorization lists: edits,fees,pa (files behind CMS\'s licence page are named with the command that imports them)'
             printf '%s\t%s\n' '--dmepos-url' 'with --with fees: the DMEPOS fee schedule zip, or a page that links it'
+            printf '%s\t%s\n' '--medicaid-ncci-url' 'with --with edits: a Medicaid NCCI PTP or MUE zip, or the page that links them (default: CMS\'s)'
             printf '%s\t%s\n' '-h' 'show help'
             printf '%s\t%s\n' '--help' 'show help'
             printf '%s\t%s\n' '--api-url' 'base URL of the Coverage Policy Lookup API (env COVERAGE_API_URL)'
@@ -899,7 +901,8 @@ function __coverage_option --argument-names path option --description 'What a co
             'data import edits|--program' 'data import fees|--into' 'data import pa|--into' \
             'data pull|--source' 'data pull|--icd10cm-url' 'data pull|--hcpcs-url' \
             'data pull|--stall-timeout' 'data pull|--deadline' 'data pull|--with' \
-            'data pull|--dmepos-url' 'data changes|--since' 'data changes|--days'
+            'data pull|--dmepos-url' 'data pull|--medicaid-ncci-url' 'data changes|--since' \
+            'data changes|--days'
             printf '%s\n' 'text'
         case '|--data' 'search|--body' 'check|--input' 'download|-o' 'download|--output' \
             'data build|-o' 'data build|--output' 'data export|-o' 'data export|--output' \
@@ -929,8 +932,10 @@ function __coverage_option --argument-names path option --description 'What a co
             printf '%s\n' 'list' 'lob_id' 'payer_id' 'payer_name' 'lob' 'state'
         case 'updates|--fields'
             printf '%s\n' 'list' 'policy_id' 'policy_number' 'title' 'effective_from_date' 'change_type' 'payer_id' 'payer_display_name' 'file_url' 'changes' 'predecessor_id'
+        case 'check|--setting'
+            printf '%s\n' 'list' 'practitioner' 'hospital' 'dme'
         case 'check|--fail-on'
-            printf '%s\n' 'list' 'procedure-not-covered' 'diagnosis-not-covered' 'supported' 'diagnosis-not-listed' 'no-diagnosis-limits' 'mentioned-only' 'not-addressed' 'bundled' 'units-over-MUE' 'prior-authorization-required'
+            printf '%s\n' 'list' 'procedure-not-covered' 'diagnosis-not-covered' 'supported' 'diagnosis-not-listed' 'no-diagnosis-limits' 'mentioned-only' 'not-addressed' 'bundled' 'units-over-MUE' 'add-on-without-primary' 'prior-authorization-required'
         case '*'
             return 1
     end

@@ -1,8 +1,13 @@
 import type { Command } from "commander";
 import type { CommandContext, RunEnvironment } from "../cli/context.js";
-import { LOB_CATEGORIES } from "../contract/index.js";
 import type { CheckFlags } from "../requests/claim-input.js";
-import { CHECK_EXAMPLES, CHECK_HELP, CHECK_VERDICTS } from "../views/claim-verdicts.js";
+import {
+  CHECK_EXAMPLES,
+  CHECK_HELP,
+  CHECK_OPTIONS,
+  CHECK_VERDICTS,
+  EDIT_SETTINGS,
+} from "../views/claim-verdicts.js";
 import { collect, examples, listedOption, withContext } from "./shared.js";
 
 /**
@@ -14,31 +19,23 @@ async function runCheck(ctx: CommandContext, flags: CheckFlags, stdin: NodeJS.Re
   const questions = await import("../requests/claim-questions.js");
   const { listCatalogueIds } = await import("../backend/catalogue-ids.js");
   const failOn = input.checkFlags(flags);
+  const scope = input.editScopeOf(flags);
   const defaults = input.readDefaults(flags, flags.date ?? (await ctx.today()), ctx.inform);
-  const [{ format, quiet, verbose }, warn] = [ctx.settings, ctx.warn];
+  const [{ quiet, verbose }, warn] = [ctx.settings, ctx.warn];
   const knownPayers = async () => listCatalogueIds(await ctx.client(), "payer", warn);
   const opened = await input.openClaimLines(flags, stdin, { defaults, knownPayers, warn });
-  const rules = await (await import("./code-medicare.js")).openCheckRules(ctx);
+  const rules = await (await import("./check-rules.js")).openCheckRules(ctx, scope);
   try {
     if (flags.dryRun) return await questions.printQuestions(opened.lines, ctx, flags);
     const { ClaimAnswers, answerClaims } = await import("../views/claim-answers.js");
     const { checkClaims } = await import("../views/claim-rules.js");
-    const { CheckSummary, writeChecks } = await import("../output/check-output.js");
-    const { runTerminable } = await import("../download/termination.js");
+    const { CheckSummary } = await import("../output/check-output.js");
     const answers = new ClaimAnswers(await ctx.client(), warn, knownPayers);
     const summary = new CheckSummary(ctx.io, CHECK_VERDICTS, input.MAX_NAMED_PROBLEMS);
     const skip = input.onSkipped(flags, (described) => summary.skip(described));
-    const checked = checkClaims(
-      answerClaims(questions.groupClaims(opened.lines), answers),
-      skip,
-      rules.list,
-    );
-    const write = (signal: AbortSignal) => writeChecks(checked, ctx.io, summary, signal, format);
-    // Process-wide handlers only for a file or the process's stdin: a line from flags ends at
-    // once, and `mcp` runs checks (on a stdin of their own) many at a time.
-    if (flags.input === undefined || (flags.input === "-" && stdin !== process.stdin))
-      await write(ctx.signal);
-    else await runTerminable(ctx.signal, write, (by) => summary.stopped(by, format));
+    const answered = answerClaims(questions.groupClaims(opened.lines), answers);
+    const checked = checkClaims(answered, skip, rules.list);
+    await (await import("./check-write.js")).writeCheckRun(ctx, flags, stdin, checked, summary);
     summary.report(quiet, verbose ? answers.stats : undefined, opened.tally);
     summary.failIfFound(failOn);
   } finally {
@@ -49,36 +46,17 @@ async function runCheck(ctx: CommandContext, flags: CheckFlags, stdin: NodeJS.Re
 
 /** `coverage check`: will this claim line meet the coverage policies that apply? */
 export function registerCheck(program: Command, run: RunEnvironment): void {
-  program
+  const command = program
     .command("check")
     .description(
       "check claim lines (procedure, diagnoses, state, LOB, payer, date) against the policies that apply",
-    )
-    .option("--procedure <code>", "the procedure billed, e.g. CPT:97110 or HCPCS:E0601")
-    .option(
-      "--diagnosis <codes>",
-      "an ICD-10-CM diagnosis of the line (repeatable, comma-separated)",
-      collect,
-    )
-    .option(
-      "--state <code>",
-      "the patient's state (a split state brings its jurisdictions, a jurisdiction its state)",
-    )
-    .option(
-      "--exact-state",
-      "send --state (and a line's state) as given, without sub-state jurisdictions or their state",
-    )
-    .option("--units <n>", "units of service of the line (default 1)")
-    .option(
-      "--modifiers <list>",
-      "the line's modifiers (repeatable, comma-separated), e.g. 59,RT",
-      collect,
-    )
-    .option("--lob <category>", `the LOB category: ${LOB_CATEGORIES.join(", ")}`)
-    .option("--payer <id>", "the payer id (see `coverage payers`)")
-    .option("--date <date>", "the date of service, YYYY-MM-DD (default: today)")
-    .option("--input <file>", "claim lines from a CSV (with a header) or NDJSON file; - for stdin")
-    .option("--strict", "refuse the whole file (exit 2) when a line is bad, before any request")
+    );
+  for (const o of CHECK_OPTIONS)
+    if (o.flags.startsWith("--setting"))
+      command.addOption(listedOption(o.flags, o.description, EDIT_SETTINGS));
+    else if (o.repeatable) command.option(o.flags, o.description, collect);
+    else command.option(o.flags, o.description);
+  command
     .addOption(
       listedOption(
         "--fail-on <verdicts>",
@@ -86,7 +64,6 @@ export function registerCheck(program: Command, run: RunEnvironment): void {
         CHECK_VERDICTS.map((v) => v.replaceAll(" ", "-")),
       ),
     )
-    .option("--dry-run", "print the requests instead of sending them")
     .addHelpText("after", CHECK_HELP + examples(CHECK_EXAMPLES))
     .action(
       withContext<CheckFlags>(run, (ctx, opts) => runCheck(ctx, opts, run.stdin ?? process.stdin)),

@@ -1,7 +1,6 @@
 import type { CommandContext } from "../cli/context.js";
 import type { CodeReference } from "../contract/index.js";
 import type { CodeDossier } from "../views/code-dossier.js";
-import type { ClaimRule } from "../views/claim-rules.js";
 
 /** The flags of `code` that ask for Medicare's edits and fees. */
 export interface DossierFlags {
@@ -53,23 +52,4 @@ export async function loadCodeDossier(
   } finally {
     rules.close();
   }
-}
-
-/**
- * The rules of `check`: the coverage verdicts, then (when the data is a snapshot that holds
- * Medicare's rules) NCCI PTP, MUE and prior authorization. `close` releases the snapshot.
- */
-export async function openCheckRules(
-  ctx: CommandContext,
-): Promise<{ list: readonly ClaimRule[]; close(): void }> {
-  const { CLAIM_RULES } = await import("../views/claim-rules.js");
-  const backend = ctx.settings.backend;
-  // The bundled data and the API hold no rules: the snapshot's module is not even loaded.
-  const source =
-    backend.kind === "local" && backend.data !== undefined
-      ? await (await import("../snapshot/medicare-store.js")).openMedicareRules(backend.data)
-      : undefined;
-  if (!source) return { list: CLAIM_RULES, close: () => undefined };
-  const { medicareRules } = await import("../views/claim-edits.js");
-  return { list: [...CLAIM_RULES, ...medicareRules(source)], close: () => source.close() };
 }

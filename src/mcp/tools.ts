@@ -9,6 +9,7 @@ import {
 } from "../contract/index.js";
 import { describeLobTypo } from "../requests/lob-typos.js";
 import { describeStateTypo } from "../requests/state-typos.js";
+import { EDIT_SETTINGS } from "../views/claim-verdicts.js";
 import { INPUT_LIMITS as MAX, countCodes } from "./limits.js";
 import { OUTPUT_SCHEMAS } from "./output-schemas.js";
 
@@ -358,6 +359,12 @@ export function defineTools(): ToolSpec[] {
           .optional()
           .describe("units of service (default 1); over the MUE is a row"),
         modifiers: Modifiers().optional().describe("the line's modifiers (59, XS, RT)"),
+        setting: z
+          .enum(EDIT_SETTINGS)
+          .optional()
+          .describe(
+            "whose NCCI PTP and MUE tables the edits apply: practitioner (default), hospital (outpatient) or dme",
+          ),
         other_lines: z
           .array(
             z.object({
@@ -387,6 +394,7 @@ export function defineTools(): ToolSpec[] {
         ...flag("lob", i.lob),
         ...flag("payer", i.payer),
         ...flag("date", i.date),
+        ...flag("setting", i.setting),
       ],
       // A claim of several lines goes to `check --input -` as NDJSON: the lines of one claim.
       stdin: (i) => {

@@ -7,7 +7,12 @@ import os from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { UsageError } from "../errors.js";
-import { CHECK_VERDICTS, type CheckVerdict } from "../views/claim-verdicts.js";
+import {
+  CHECK_VERDICTS,
+  EDIT_SETTINGS,
+  type CheckVerdict,
+  type EditSetting,
+} from "../views/claim-verdicts.js";
 import { stateExpansionNotice } from "./parse-flags.js";
 import { readClaimRecords, type ClaimRecord, type ReadTally } from "./claim-file.js";
 import {
@@ -36,6 +41,7 @@ export interface CheckFlags {
   dryRun?: boolean;
   units?: string;
   modifiers?: string[];
+  setting?: string;
 }
 
 /** A line parsed and ready to ask about. */
@@ -71,6 +77,17 @@ export function checkFlags(flags: CheckFlags): Set<CheckVerdict> | undefined {
       "Example: coverage check --procedure CPT:97110 --diagnosis ICD10CM:M54.50 --state CA",
     );
   return parseFailOn(flags.failOn);
+}
+
+/** `--setting`: whose NCCI tables the edits apply (Medicare's; practitioner by default). */
+export function editScopeOf(flags: CheckFlags): { setting: EditSetting; program: "medicare" } {
+  const setting = (flags.setting ?? "practitioner").trim().toLowerCase();
+  if (!(EDIT_SETTINGS as readonly string[]).includes(setting))
+    throw new UsageError(
+      `--setting '${flags.setting}' is not one of ${EDIT_SETTINGS.join(", ")}`,
+      "Give --setting practitioner (the default), hospital (outpatient) or dme (supplier).",
+    );
+  return { setting: setting as EditSetting, program: "medicare" };
 }
 
 /** `--fail-on` values (any case, `-` or `_` for spaces) as verdicts. */

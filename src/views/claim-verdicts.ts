@@ -1,5 +1,6 @@
-// The verdict names of `coverage check`, apart from the rules: `--help` and completions need
-// them without loading the rules.
+// The verdict names and options of `coverage check`, apart from the rules: `--help` and
+// completions need them without loading the rules.
+import { LOB_CATEGORIES } from "../contract/index.js";
 
 /** A policy's verdicts, first to last in precedence: a group gets the first one of its policies. */
 export const POLICY_VERDICTS = [
@@ -77,6 +78,59 @@ distinct (procedure, state, LOB, payer, date) of the input, never one per line; 
 counts them, --dry-run prints them. --json prints {"lines":[...]} and ndjson one line object a
 line, both streamed; csv one row a result. A summary of the verdicts goes to stderr.
 `;
+
+/** The settings whose NCCI tables `check --setting` applies (CMS's PTP and MUE tables). */
+export const EDIT_SETTINGS = ["practitioner", "hospital", "dme"] as const;
+export type EditSetting = (typeof EDIT_SETTINGS)[number];
+
+/** The options of `coverage check` (but --fail-on), in --help order; `repeatable` ones collect. */
+export const CHECK_OPTIONS: ReadonlyArray<{
+  flags: string;
+  description: string;
+  repeatable?: true;
+}> = [
+  {
+    flags: "--procedure <code>",
+    description: "the procedure billed, e.g. CPT:97110 or HCPCS:E0601",
+  },
+  {
+    flags: "--diagnosis <codes>",
+    description: "an ICD-10-CM diagnosis of the line (repeatable, comma-separated)",
+    repeatable: true,
+  },
+  {
+    flags: "--state <code>",
+    description:
+      "the patient's state (a split state brings its jurisdictions, a jurisdiction its state)",
+  },
+  {
+    flags: "--exact-state",
+    description:
+      "send --state (and a line's state) as given, without sub-state jurisdictions or their state",
+  },
+  { flags: "--units <n>", description: "units of service of the line (default 1)" },
+  {
+    flags: "--modifiers <list>",
+    description: "the line's modifiers (repeatable, comma-separated), e.g. 59,RT",
+    repeatable: true,
+  },
+  { flags: "--lob <category>", description: `the LOB category: ${LOB_CATEGORIES.join(", ")}` },
+  { flags: "--payer <id>", description: "the payer id (see `coverage payers`)" },
+  { flags: "--date <date>", description: "the date of service, YYYY-MM-DD (default: today)" },
+  {
+    flags: "--input <file>",
+    description: "claim lines from a CSV (with a header) or NDJSON file; - for stdin",
+  },
+  {
+    flags: "--setting <setting>",
+    description: `whose NCCI PTP and MUE tables the edits apply: ${EDIT_SETTINGS.join(", ")} (default practitioner)`,
+  },
+  {
+    flags: "--strict",
+    description: "refuse the whole file (exit 2) when a line is bad, before any request",
+  },
+  { flags: "--dry-run", description: "print the requests instead of sending them" },
+];
 
 /** The examples of `coverage check --help`. */
 export const CHECK_EXAMPLES = [

@@ -294,6 +294,38 @@ describe.skipIf(!SQLITE)("data import edits|fees|pa, code, check", () => {
     expect(strict.exitCode).toBe(2);
   });
 
+  it("check --setting hospital applies the outpatient hospital PTP and MUE tables", async () => {
+    const csv = [
+      "claim,procedure,diagnosis,state,date,units",
+      "A,93000,,CA,2026-11-01,1",
+      "A,93005,,CA,2026-11-01,1",
+      "A,97110,M54.50,CA,2026-11-01,5",
+    ].join("\n");
+    const edits = async (setting: string[]) => {
+      const r = await run(["--data", db, "check", "--input", "-", ...setting, "--json"], csv);
+      expect(r.exitCode, r.stderr).toBe(0);
+      type Lines = { lines: Array<{ results: Array<{ verdict: string; rule?: string }> }> };
+      return (JSON.parse(r.stdout) as Lines).lines.map((l) =>
+        l.results.filter((x) => x.rule !== undefined).map((x) => x.verdict),
+      );
+    };
+    // Practitioner (the default): no such pair in its table; 97110's MUE is 4 there.
+    expect(await edits([])).toEqual([[], [], ["units over MUE (5 > 4)"]]);
+    expect(await edits(["--setting", "hospital"])).toEqual([
+      [],
+      ["bundled (NCCI with 93000)"],
+      [], // the hospital MUE of 97110 is 6
+    ]);
+    const dme = await run(["--data", db, "check", "--procedure", "CPT:97110", "--setting", "dme"]);
+    expect(dme.exitCode, dme.stderr).toBe(0);
+    expect(dme.stderr).toMatch(
+      /holds no Medicare dme PTP or MUE table \(it holds medicare practitioner, medicare hospital\)/,
+    );
+    const bad = await run(["--data", db, "check", "--procedure", "CPT:97110", "--setting", "asc"]);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toMatch(/--setting 'asc' is not one of practitioner, hospital, dme/);
+  });
+
   it("a snapshot named in the data folder is made when missing", async () => {
     const home = mkdtempSync(path.join(os.tmpdir(), "coverage-home-"));
     const r = await runInProcess(["data", "import", "pa", "--into", "rules"], {
@@ -380,6 +412,20 @@ describe.skipIf(!SQLITE)("data import edits|fees|pa, code, check", () => {
         ["not addressed", "bundled (NCCI with 64483)", "prior authorization required (WISeR)"],
         ["not addressed", "bundled (NCCI with 64483)"],
       ]);
+      const hospital = await mcp.client.callTool({
+        name: "check_claim",
+        arguments: {
+          procedure: "CPT:93000",
+          date: "2026-11-01",
+          setting: "hospital",
+          other_lines: [{ procedure: "CPT:93005" }],
+        },
+      });
+      expect(hospital.isError, JSON.stringify(hospital.content)).toBeFalsy();
+      const second = (
+        hospital.structuredContent as { lines: Array<{ results: Array<{ verdict: string }> }> }
+      ).lines[1]?.results.map((r) => r.verdict);
+      expect(second).toContain("bundled (NCCI with 93000)");
     } finally {
       await mcp.close();
     }

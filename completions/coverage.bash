@@ -45,7 +45,7 @@ _coverage_options() {
     'diff') REPLY='--dry-run -h --help --api-url --sandbox --local --data --today --profile --json
       --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'check') REPLY='--procedure --diagnosis --state --exact-state --units --modifiers --lob --payer
-      --date --input --setting --strict --dry-run --fail-on -h --help --api-url --sandbox --local
+      --date --input --setting --strict --fail-on --dry-run -h --help --api-url --sandbox --local
       --data --today --profile --json --format --bom --no-color -q --quiet -v --verbose --timeout' ;;
     'download') REPLY='--text -o --output --force --url-only --dry-run -h --help --api-url --sandbox
       --local --data --today --profile --json --format --bom --no-color -q --quiet -v --verbose
@@ -164,7 +164,7 @@ _coverage_option() {
     'payers|--fields') REPLY='list payer_id display_name' ;;
     'lobs|--fields') REPLY='list lob_id payer_id payer_name lob state' ;;
     'updates|--fields') REPLY='list policy_id policy_number title effective_from_date change_type payer_id payer_display_name file_url changes predecessor_id' ;;
-    'check|--setting') REPLY='list practitioner hospital dme' ;;
+    'check|--setting') REPLY='choices practitioner hospital dme' ;;
     'check|--fail-on') REPLY='list procedure-not-covered diagnosis-not-covered supported diagnosis-not-listed no-diagnosis-limits mentioned-only not-addressed bundled units-over-MUE add-on-without-primary prior-authorization-required' ;;
     *) REPLY='' ;;
   esac

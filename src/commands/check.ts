@@ -1,4 +1,4 @@
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import type { CommandContext, RunEnvironment } from "../cli/context.js";
 import type { CheckFlags } from "../requests/claim-input.js";
 import {
@@ -53,7 +53,7 @@ export function registerCheck(program: Command, run: RunEnvironment): void {
     );
   for (const o of CHECK_OPTIONS)
     if (o.flags.startsWith("--setting"))
-      command.addOption(listedOption(o.flags, o.description, EDIT_SETTINGS));
+      command.addOption(new Option(o.flags, o.description).choices(EDIT_SETTINGS));
     else if (o.repeatable) command.option(o.flags, o.description, collect);
     else command.option(o.flags, o.description);
   command
@@ -64,6 +64,7 @@ export function registerCheck(program: Command, run: RunEnvironment): void {
         CHECK_VERDICTS.map((v) => v.replaceAll(" ", "-")),
       ),
     )
+    .option("--dry-run", "print the requests instead of sending them")
     .addHelpText("after", CHECK_HELP + examples(CHECK_EXAMPLES))
     .action(
       withContext<CheckFlags>(run, (ctx, opts) => runCheck(ctx, opts, run.stdin ?? process.stdin)),

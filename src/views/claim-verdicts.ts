@@ -83,7 +83,7 @@ line, both streamed; csv one row a result. A summary of the verdicts goes to std
 export const EDIT_SETTINGS = ["practitioner", "hospital", "dme"] as const;
 export type EditSetting = (typeof EDIT_SETTINGS)[number];
 
-/** The options of `coverage check` (but --fail-on), in --help order; `repeatable` ones collect. */
+/** The options of `coverage check` (but --fail-on and --dry-run, last), in --help order. */
 export const CHECK_OPTIONS: ReadonlyArray<{
   flags: string;
   description: string;
@@ -129,7 +129,6 @@ export const CHECK_OPTIONS: ReadonlyArray<{
     flags: "--strict",
     description: "refuse the whole file (exit 2) when a line is bad, before any request",
   },
-  { flags: "--dry-run", description: "print the requests instead of sending them" },
 ];
 
 /** The examples of `coverage check --help`. */

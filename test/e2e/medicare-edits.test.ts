@@ -323,7 +323,7 @@ describe.skipIf(!SQLITE)("data import edits|fees|pa, code, check", () => {
     );
     const bad = await run(["--data", db, "check", "--procedure", "CPT:97110", "--setting", "asc"]);
     expect(bad.exitCode).toBe(2);
-    expect(bad.stderr).toMatch(/--setting 'asc' is not one of practitioner, hospital, dme/);
+    expect(bad.stderr).toMatch(/'asc' is invalid. Allowed choices are practitioner, hospital, dme/);
   });
 
   it("a snapshot named in the data folder is made when missing", async () => {

@@ -158,6 +158,29 @@ export const MEDICARE_TABLES: readonly ParquetTable[] = [
       ` FROM mue x ${release} ${rationale} ORDER BY x.rowid`,
   },
   {
+    // NCCI add-on code edits: a row per add-on and primary code (primary null: the contractor's).
+    name: "add_on_edits",
+    needs: ["aoc_edit", "rule_release", "rule_text"],
+    columns: [
+      text("program"),
+      text("release"),
+      int("type"),
+      code("add_on"),
+      code("primary_code"),
+      day("effective_date"),
+      day("deletion_date"),
+      day("add_on_deletion_date"),
+      day("primary_deletion_date"),
+      text("notes"),
+    ],
+    select:
+      "SELECT r.program, r.release, x.type, x.add_on, x.primary_code, x.effective AS" +
+      " effective_date, x.deletion AS deletion_date, x.add_on_deletion AS add_on_deletion_date," +
+      " x.primary_deletion AS primary_deletion_date, t.text AS notes" +
+      " FROM aoc_edit x JOIN rule_release r ON r.id = x.release" +
+      " LEFT JOIN rule_text t ON t.id = x.notes ORDER BY x.rowid",
+  },
+  {
     // The physician fee schedule's RVUs (the dossier's `pfs`).
     name: "fees",
     needs: ["pfs", "rule_release"],

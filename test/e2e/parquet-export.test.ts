@@ -144,6 +144,7 @@ describe.skipIf(!SQLITE)("data export --format parquet: bad input", () => {
         "INSERT INTO rule_release VALUES (1, 'ptp', 'practitioner', 'ncci', '2026Q1', 1, 'f', 1, 0, 20260101, 'x', 1);" +
         "INSERT INTO rule_text VALUES (7, 'Mutually exclusive procedures');" +
         "INSERT INTO ptp_edit VALUES (1, '97110', '97530', 0, 20200101, 20991231, 1, 7);" +
+        "INSERT INTO aoc_edit VALUES (1, '64484', '64483', 1, 20110101, NULL, NULL, NULL, 7);" +
         "INSERT INTO prior_auth VALUES (1, 'e0601', 'dmepos', 'PAP', 'CA;NY', 20250401, NULL, 'list');",
     );
     const out = path.join(fresh(), "t");
@@ -151,7 +152,7 @@ describe.skipIf(!SQLITE)("data export --format parquet: bad input", () => {
     expect(r.exitCode, r.stderr).toBe(0);
     // mue, pfs and dmepos_fee are there but empty: no file.
     expect(readdirSync(out).sort()).toEqual(
-      [...CORE, "prior_auth.parquet", "ptp_edits.parquet"].sort(),
+      [...CORE, "add_on_edits.parquet", "prior_auth.parquet", "ptp_edits.parquet"].sort(),
     );
     const { DuckDBInstance } = await import("@duckdb/node-api").catch(() => ({
       DuckDBInstance: undefined,
@@ -169,6 +170,12 @@ describe.skipIf(!SQLITE)("data export --format parquet: bad input", () => {
         d: "2099-12-31",
         rationale: "Mutually exclusive procedures",
       },
+    ]);
+    const aoc = await db.runAndReadAll(
+      `SELECT type, add_on, primary_code, CAST(effective_date AS VARCHAR) AS e FROM '${path.join(out, "add_on_edits.parquet")}'`,
+    );
+    expect(aoc.getRowObjectsJson()).toEqual([
+      { type: "1", add_on: "64484", primary_code: "64483", e: "2011-01-01" },
     ]);
     const pa = await db.runAndReadAll(
       `SELECT code, CAST(from_date AS VARCHAR) AS f, to_date FROM '${path.join(out, "prior_auth.parquet")}'`,

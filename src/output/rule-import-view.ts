@@ -18,7 +18,7 @@ export function printRuleImport(done: ImportedFile[], into: string, io: Io): voi
         ? `${f.odd_rows.toLocaleString("en-US")} with a deletion date before the effective date, kept as CMS wrote them`
         : "",
       f.skipped
-        ? `${f.skipped.toLocaleString("en-US")} ${f.skipped === 1 ? "line" : "lines"} that are not rows skipped`
+        ? `${f.skipped.toLocaleString("en-US")} ${f.skipped === 1 ? "line that is not a row" : "lines that are not rows"} skipped`
         : "",
     ].filter(Boolean);
     return `  ${what}: ${f.rows.toLocaleString("en-US")} rows${extra.length ? ` (${extra.join("; ")})` : ""}  ${f.file}`;

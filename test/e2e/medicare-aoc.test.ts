@@ -10,6 +10,7 @@ import { ROOT } from "../helpers/cli.js";
 import { zipOf } from "../helpers/cms-server.js";
 import { runInProcess } from "../helpers/run-cli.js";
 import { SQLITE } from "../helpers/snapshot.js";
+import { checkedLines, verdictsOf } from "../helpers/check-json.js";
 import { workbookOf } from "../helpers/xlsx.js";
 import type { CodeDossier } from "../../src/views/code-dossier.js";
 
@@ -99,16 +100,8 @@ describe.skipIf(!SQLITE)("NCCI add-on code edits: import, code, check", () => {
     ].join("\n");
     const r = await run(["--data", db, "check", "--input", "-", "--json"], csv);
     expect(r.exitCode, r.stderr).toBe(0);
-    const lines = (
-      JSON.parse(r.stdout) as {
-        lines: Array<{ line: number; results: Array<{ verdict: string; rule?: string }> }>;
-      }
-    ).lines;
-    const edits = (n: number) =>
-      lines
-        .find((l) => l.line === n)
-        ?.results.filter((x) => x.verdict !== "not addressed")
-        .map((x) => x.verdict);
+    const lines = checkedLines(r.stdout);
+    const edits = (n: number) => verdictsOf(lines, n).filter((v) => v !== "not addressed");
     expect(edits(2)).toEqual(["add-on without primary (NCCI AOC type 1)"]);
     expect(edits(4)).toEqual([]); // 64483 on the claim that day
     expect(edits(5)).toEqual(["add-on without primary (NCCI AOC type 2)"]); // alone

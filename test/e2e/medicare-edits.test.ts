@@ -12,6 +12,7 @@ import { runInProcess } from "../helpers/run-cli.js";
 import { cleanEnv } from "../helpers/cli.js";
 import { SQLITE } from "../helpers/snapshot.js";
 import type { CodeDossier } from "../../src/views/code-dossier.js";
+import { checkedLines, verdictsOf } from "../helpers/check-json.js";
 
 const REAL = path.join(ROOT, "test", "fixtures", "medicare", "real");
 const LAYOUT = path.join(ROOT, "test", "fixtures", "medicare", "layout");
@@ -264,13 +265,8 @@ describe.skipIf(!SQLITE)("data import edits|fees|pa, code, check", () => {
     ].join("\n");
     const r = await run(["--data", db, "check", "--input", "-", "--json"], csv);
     expect(r.exitCode, r.stderr).toBe(0);
-    const lines = (
-      JSON.parse(r.stdout) as {
-        lines: Array<{ line: number; results: Array<{ verdict: string; rule?: string }> }>;
-      }
-    ).lines;
-    const verdicts = (n: number) =>
-      lines.find((l) => l.line === n)?.results.map((x) => x.verdict) ?? [];
+    const lines = checkedLines(r.stdout);
+    const verdicts = (n: number) => verdictsOf(lines, n);
     expect(verdicts(2)).toEqual(["not addressed", "prior authorization required (WISeR)"]);
     expect(verdicts(3)).toContain("bundled (NCCI with 64483)"); // indicator 1, no bypass modifier
     expect(verdicts(4)).toContain("bundled (NCCI with 64483)"); // indicator 0: 59 does not help

@@ -41,6 +41,9 @@ describe.skipIf(!SQLITE)("NCCI add-on code edits: import, code, check", () => {
       await zipOf([
         ["AOC_V2026Q2-MCR.xlsx", await workbookOf(rows, "AOC_V2026Q2-MCR")],
         ["AOC_V2026Q2-MCR_ReadMe.pdf", Buffer.from("%PDF-1.4 not read")],
+        // Another sheet of the zip is passed over; a workbook not named AOC is not even opened.
+        ["AOC_V2026Q2-MCR_Summary.xlsx", await workbookOf([["Summary of changes"], ["none"]])],
+        ["PPRRVU2026_Oct_nonQPP.xlsx", Buffer.from("not a workbook")],
       ]),
     );
     const r = await run(["data", "import", "edits", zip, "--into", db]);

@@ -58,6 +58,9 @@ export async function findRuleInputs(inputs: string[]): Promise<RuleInputs> {
     for (const entry of entries) {
       const base = path.posix.basename(entry.fileName);
       if (entry.fileName.endsWith("/") || !DATA.test(base)) continue;
+      // CMS's zips also hold Excel copies of their text tables (PPRRVU, MUE): inside a zip only
+      // the add-on code workbook is read as a workbook.
+      if (isSheet(base) && !/aoc/i.test(base)) continue;
       const where = `${label} > ${base}`;
       const size = entry.uncompressedSize;
       if (

@@ -59,8 +59,8 @@ export async function importRules(
     // copy) are passed over; a zip with no file of the kind is refused like a file given.
     const refused = new Map<string, unknown>();
     for (const input of inputs.files) {
-      const { records, format, sheet } = await readStart(input);
       try {
+        const { records, format, sheet } = await readStart(input);
         const layout = identifyLayout(
           records,
           input.label,

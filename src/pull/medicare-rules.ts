@@ -58,13 +58,16 @@ function quarterOf(name: string): number | undefined {
 }
 
 /**
- * The Medicaid NCCI PTP and MUE zips of the newest quarter a page links to, every setting
+ * The Medicaid NCCI PTP, MUE (and add-on code) zips of the newest quarter a page links to, every setting
  * (practitioner, outpatient hospital, DME): `medicaid-ncci-2026-q3-ptp-edits-practitioner-services.zip`.
  */
 export function findMedicaidNcciLinks(html: string, base: string): string[] {
   const zips = pageLinks(html, base)
     .map((url) => ({ url, name: new URL(url).pathname.split("/").pop()?.toLowerCase() ?? "" }))
-    .filter((z) => z.name.endsWith(".zip") && /medicaid/.test(z.name) && /ptp|mue/.test(z.name))
+    .filter(
+      (z) =>
+        z.name.endsWith(".zip") && /medicaid/.test(z.name) && /ptp|mue|aoc|add-on/.test(z.name),
+    )
     .map((z) => ({ ...z, quarter: quarterOf(z.name) ?? 0 }));
   const newest = Math.max(0, ...zips.map((z) => z.quarter));
   return [...new Set(zips.filter((z) => z.quarter === newest).map((z) => z.url))];

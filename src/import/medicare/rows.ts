@@ -9,7 +9,7 @@ const ISO = /^\d{4}-\d{2}-\d{2}$/;
  * An AOC date: CMS writes them Julian, YYYYDDD (2026091 = 2026-04-01); YYYYMMDD and ISO are
  * read too. Empty or `*` is none (null); anything else is not a date (undefined).
  */
-function aocDate(s: string): string | null | undefined {
+export function aocDate(s: string): string | null | undefined {
   if (s === "" || s === "*") return null;
   if (ISO.test(s)) return s;
   if (YMD.test(s)) return ymd(s);

@@ -52,6 +52,8 @@ On a snapshot holding Medicare's edits (data import edits|pa), beside them:
   add-on without primary (NCCI AOC type T)  an add-on code billed that day without one of
                           the primaries CMS lists (type 1), or with no other code (types 2, 3)
   prior authorization required (LIST)  the code is on a list for the state and date
+  The PTP and MUE tables applied are Medicare's practitioner tables; --setting hospital or dme
+  applies the outpatient hospital or DME supplier tables instead.
 A row (payer x LOB) gets the first of these, top to bottom, that one of its policies gets; the
 policies behind it are listed with their own verdicts and the category (the article's group)
 in which the diagnosis is listed.

@@ -128,6 +128,7 @@ export const MEDICARE_TABLES: readonly ParquetTable[] = [
     needs: ["ptp_edit", "rule_release", "rule_text"],
     columns: [
       text("setting"),
+      text("program"),
       text("release"),
       code("column1"),
       code("column2"),
@@ -138,7 +139,7 @@ export const MEDICARE_TABLES: readonly ParquetTable[] = [
       text("rationale"),
     ],
     select:
-      "SELECT r.setting, r.release, x.column1, x.column2, x.pre_1996, x.effective AS" +
+      "SELECT r.setting, r.program, r.release, x.column1, x.column2, x.pre_1996, x.effective AS" +
       " effective_date, x.deletion AS deletion_date, x.modifier, t.text AS rationale" +
       ` FROM ptp_edit x ${release} ${rationale} ORDER BY x.rowid`,
   },
@@ -147,6 +148,7 @@ export const MEDICARE_TABLES: readonly ParquetTable[] = [
     needs: ["mue", "rule_release", "rule_text"],
     columns: [
       text("setting"),
+      text("program"),
       text("release"),
       code("code"),
       int("value"),
@@ -154,7 +156,7 @@ export const MEDICARE_TABLES: readonly ParquetTable[] = [
       text("rationale"),
     ],
     select:
-      "SELECT r.setting, r.release, x.code, x.value, x.mai, t.text AS rationale" +
+      "SELECT r.setting, r.program, r.release, x.code, x.value, x.mai, t.text AS rationale" +
       ` FROM mue x ${release} ${rationale} ORDER BY x.rowid`,
   },
   {

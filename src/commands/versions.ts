@@ -56,7 +56,7 @@ export function registerVersions(program: Command, run: RunEnvironment): void {
         const details = await fetch.mapLimited(found, (v) => detail(v.policy_id));
         const { buildVersionsReport, flattenVersions } = await import("../views/versions.js");
         const { findCmsRevisions } = await import("../pull/revision-notes.js");
-        const revisions = await findCmsRevisions(ctx.settings.backend, details);
+        const revisions = findCmsRevisions(client.transport, details);
         const report = buildVersionsReport(key, details, await ctx.today(), revisions);
         const { writeView } = await import("../output/view-output.js");
         await writeView(report, {

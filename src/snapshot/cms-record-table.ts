@@ -37,16 +37,19 @@ export function readRevisionNotes(db: DatabaseSync): RevisionNote[] {
   return db.prepare("SELECT * FROM cms_revision").all() as unknown as RevisionNote[];
 }
 
-/** The note of one version (series and CMS version number), if CMS gave one. */
-export function findRevisionNote(
+/** The notes of these versions (series and CMS version number), in their order (one prepared statement). */
+export function findRevisionNotes(
   db: DatabaseSync,
-  series: string,
-  cmsVersion: string | null,
-): RevisionNote | undefined {
-  if (cmsVersion === null || !exists(db, "cms_revision")) return undefined;
-  return db
-    .prepare("SELECT * FROM cms_revision WHERE series = ? AND cms_version = ?")
-    .get(series, cmsVersion) as RevisionNote | undefined;
+  versions: ReadonlyArray<{ series: string; cms_version: string | null }>,
+): Array<RevisionNote | undefined> {
+  if (!versions.some((v) => v.cms_version !== null) || !exists(db, "cms_revision"))
+    return versions.map(() => undefined);
+  const get = db.prepare("SELECT * FROM cms_revision WHERE series = ? AND cms_version = ?");
+  return versions.map((v) =>
+    v.cms_version === null
+      ? undefined
+      : (get.get(v.series, v.cms_version) as RevisionNote | undefined),
+  );
 }
 
 /** The documents CMS says will retire, and when. */

@@ -431,6 +431,36 @@ describe.skipIf(!SQLITE)("the catalogue's history across pulls of real weeks", (
     expect(table.stdout).toContain("L39998");
   });
 
+  it("compares with the fingerprints a pull keeps, and from the rows of a snapshot without them", async () => {
+    const { DatabaseSync } = await import("node:sqlite");
+    const file = (home: string) => path.join(home, "coverage", "medicare.db");
+    // The pulls' snapshot keeps a fingerprint of each of its versions.
+    const db = new DatabaseSync(file(env().XDG_DATA_HOME), { readOnly: true });
+    const count = (sql: string) => Number(db.prepare(sql).get()!.n);
+    expect(count("SELECT count(*) AS n FROM version_fingerprint")).toBe(
+      count("SELECT count(*) AS n FROM version"),
+    );
+    db.close();
+    // A first snapshot without them (`data import mcd`, or an earlier release): the same changes.
+    const home = path.join(work, "without-fingerprints");
+    const pullInto = (...extra: string[]) =>
+      runCoverage(
+        ["data", "pull", "medicare", "--no-codes", "--source", `${cms.url}/exports/`, ...extra],
+        { env: { ...env(), XDG_DATA_HOME: home } },
+      );
+    await serve(await weekZips(one, false));
+    expect((await pullInto()).exitCode).toBe(0);
+    const old = new DatabaseSync(file(home));
+    old.exec("DROP TABLE version_fingerprint");
+    old.close();
+    await serve(await weekZips(two, true));
+    const r = await pullInto("--json");
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(asLines((JSON.parse(r.stdout) as { changes: Change[] }).changes)).toEqual(
+      asLines(changes),
+    );
+  });
+
   it("changes nothing when the same week is pulled twice", async () => {
     const again = await pull("--force", "--json");
     expect(again.exitCode, again.stderr).toBe(0);

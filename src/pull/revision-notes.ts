@@ -1,5 +1,5 @@
 import type { Transport } from "../backend/transport.js";
-import { findRevisionNotes } from "../snapshot/cms-record-table.js";
+import { findFutureRetire, findRevisionNotes } from "../snapshot/cms-record-table.js";
 import { cmsVersionOf, seriesOf } from "./series.js";
 
 /** What `versions` and `diff` show of CMS's own record of a version. */
@@ -54,4 +54,12 @@ export function addCmsReasons<T extends { policy_id: string; file_url: string }>
     const reason = note?.reason ?? note?.explanation;
     return reason ? { ...u, cms_reason: reason } : u;
   });
+}
+
+/**
+ * The day CMS says a document (`cms-lcd/L33718`) will retire, from a pulled snapshot's copy of
+ * `lcd_future_retire` / `article_future_retire`; null elsewhere or when CMS says none.
+ */
+export function findCmsRetirement(transport: Transport, series: string): string | null {
+  return transport.snapshot ? (findFutureRetire(transport.snapshot, series) ?? null) : null;
 }

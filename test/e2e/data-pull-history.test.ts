@@ -303,6 +303,7 @@ const serve = async (zips: Record<string, Buffer>) => {
 
 describe.skipIf(!SQLITE)("the catalogue's history across pulls of real weeks", () => {
   let changes: Change[];
+  let changesJson: string;
   let firstAnswer: string;
 
   beforeAll(async () => {
@@ -314,6 +315,7 @@ describe.skipIf(!SQLITE)("the catalogue's history across pulls of real weeks", (
     await serve(await weekZips(two, true));
     const second = await pull("--json");
     expect(second.exitCode, second.stderr).toBe(0);
+    changesJson = second.stdout;
     changes = (JSON.parse(second.stdout) as { changes: Change[] }).changes;
     firstAnswer = (await everything()).stdout;
   }, 240_000);
@@ -459,6 +461,41 @@ describe.skipIf(!SQLITE)("the catalogue's history across pulls of real weeks", (
     expect(asLines((JSON.parse(r.stdout) as { changes: Change[] }).changes)).toEqual(
       asLines(changes),
     );
+  });
+
+  it("shows the retirements CMS has announced: versions, policy, data changes, the JSON", async () => {
+    // The raw future-retire tables, read here: every document and day, as CMS wrote them.
+    const raw = [
+      ...two.get("lcd_future_retire.csv")!.rows.map((r) => [`cms-lcd/L${r.lcd_id}`, r.retire_dt]),
+      ...two
+        .get("article_future_retire.csv")!
+        .rows.map((r) => [`cms-article/A${r.article_id}`, r.retire_dt]),
+    ].map(([id, day]) => `${id} ${day!.slice(0, 10)}`);
+    expect(raw.length).toBeGreaterThan(100);
+    const day = raw.find((l) => l.startsWith("cms-article/A60249 "))!.split(" ")[1]!;
+    const all = await cli(["data", "changes", "--json"]);
+    const listed = (
+      JSON.parse(all.stdout) as {
+        future_retirements: Array<{ id: string; retire_on: string; title: string | null }>;
+      }
+    ).future_retirements;
+    expect(listed.map((r) => `${r.id} ${r.retire_on}`).sort()).toEqual([...raw].sort());
+    const title = two.get("article.csv")!.rows.find((r) => r.article_id === "60249")!.title;
+    expect(listed.find((r) => r.id === "cms-article/A60249")!.title).toBe(title);
+    expect(JSON.parse(changesJson).future_retirements).toEqual(listed);
+    const table = await cli(["data", "changes"]);
+    expect(table.stdout).toContain(`A60249  ${title}: retires ${day} (CMS future retire)`);
+    const v = await cli(["--data", "medicare", "versions", "cms-article/A60249", "--json"]);
+    const rows = (JSON.parse(v.stdout) as { versions: Array<{ cms_retires_on?: string }> })
+      .versions;
+    expect(rows.at(-1)!.cms_retires_on).toBe(day);
+    const vt = await cli(["--data", "medicare", "versions", "cms-article/A60249"]);
+    expect(vt.stdout).toContain(`retires ${day} (CMS future retire)`);
+    const p = await cli(["--data", "medicare", "policy", "cms-article/A60249"]);
+    expect(p.stdout).toMatch(new RegExp(`Retirement +retires ${day} \\(CMS future retire\\)`));
+    // A document CMS announces nothing for shows nothing.
+    const none = await cli(["--data", "medicare", "versions", "cms-lcd/L33718", "--json"]);
+    expect(none.stdout).not.toContain("cms_retires_on");
   });
 
   it("changes nothing when the same week is pulled twice", async () => {

@@ -498,6 +498,37 @@ describe.skipIf(!SQLITE)("the catalogue's history across pulls of real weeks", (
     expect(none.stdout).not.toContain("cms_retires_on");
   });
 
+  it("shows an NCD's newest revision-history entry (ncd_trkg.rev_hstry) as its CMS revision", async () => {
+    // Read here from the raw HTML: the first paragraph that starts `MM/YYYY - `.
+    const row = two.get("ncd_trkg.csv")!.rows.find((r) => r.NCD_mnl_sect === "240.4")!;
+    const first = row
+      .rev_hstry!.split(/<\/p>/i)
+      .map((p) => p.replace(/<[^>]*>/g, "").trim())
+      .find((p) => /^\d{1,2}\/\d{4} - /.test(p))!;
+    const [, mm, yyyy] = /^(\d{1,2})\/(\d{4})/.exec(first)!;
+    const v = await cli(["--data", "medicare", "versions", "cms-ncd/240.4", "--json"]);
+    expect(v.exitCode, v.stderr).toBe(0);
+    const latest = (
+      JSON.parse(v.stdout) as {
+        versions: Array<{
+          cms_revision?: { version: string; revision_date: string; explanation: string };
+        }>;
+      }
+    ).versions.at(-1)!;
+    expect(latest.cms_revision).toMatchObject({
+      version: row.NCD_vrsn_num,
+      revision_date: `${yyyy}-${mm!.padStart(2, "0")}`,
+    });
+    const words = first.replace(/^\S+ - /, "").replace(/\s+/g, " ");
+    expect(words.startsWith(latest.cms_revision!.explanation.replace(/…$/, ""))).toBe(true);
+    expect(latest.cms_revision!.explanation.length).toBeGreaterThan(40);
+    // A row whose history holds no dated entry (NCD 160.9's is a link only) gives none.
+    const link = await cli(["--data", "medicare", "versions", "cms-ncd/160.9", "--json"]);
+    expect(link.exitCode, link.stderr).toBe(0);
+    expect(link.stdout).toContain('"policy_id": "cms-ncd/160.9/');
+    expect(link.stdout).not.toContain("cms_revision");
+  });
+
   it("changes nothing when the same week is pulled twice", async () => {
     const again = await pull("--force", "--json");
     expect(again.exitCode, again.stderr).toBe(0);

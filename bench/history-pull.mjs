@@ -8,12 +8,13 @@
 // previous snapshot and carries its history. Only the second pulls are timed. Without a
 // baseline, ours is reported alone. Env: BENCH_HISTORY_PULL_RUNS (pairs, default 5),
 // BENCH_HISTORY_FACTOR (export size, default 1 = the published size).
-import { cpSync, mkdirSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import {
   cleanEnv,
   fmt,
+  GNU_TIME,
   info,
   median,
   OUT,
@@ -42,17 +43,28 @@ export async function historyPull(builds) {
   const files = await cmsFiles(historyExportArgs());
   const base = await readLcdTables(files);
   const { server, url, put } = await serve(files);
-  const pull = (bin, home) =>
-    runTimed(
-      process.execPath,
-      [
-        bin,
-        ...["data", "pull", "medicare", "--source", `${url}/exports/`],
-        ...["--icd10cm-url", `${url}/files/icd10cm.zip`, "--hcpcs-url", `${url}/files/hcpcs.zip`],
-      ],
-      { env: cleanEnv({ XDG_DATA_HOME: home }) },
-    );
+  // Wall-clock time, and CPU time (user + system, by GNU time where it is installed): on a
+  // loaded machine the CPU time is the steadier of the two.
+  const pull = async (bin, home) => {
+    const cpuFile = GNU_TIME ? path.join(DIR, `cpu-${process.hrtime.bigint()}`) : null;
+    const argv = [
+      bin,
+      ...["data", "pull", "medicare", "--source", `${url}/exports/`],
+      ...["--icd10cm-url", `${url}/files/icd10cm.zip`, "--hcpcs-url", `${url}/files/hcpcs.zip`],
+    ];
+    const env = cleanEnv({ XDG_DATA_HOME: home });
+    const r = cpuFile
+      ? await runTimed(GNU_TIME, ["-f", "%U %S", "-o", cpuFile, process.execPath, ...argv], { env })
+      : await runTimed(process.execPath, argv, { env });
+    if (cpuFile && existsSync(cpuFile)) {
+      const [user, sys] = readFileSync(cpuFile, "utf8").trim().split("\n").pop().split(" ");
+      r.cpuMs = (Number(user) + Number(sys)) * 1000;
+      rmSync(cpuFile, { force: true });
+    }
+    return r;
+  };
   const times = new Map(builds.map((b) => [b.label, []]));
+  const cpu = new Map(builds.map((b) => [b.label, []]));
   const loads = [];
   try {
     const templates = [];
@@ -75,6 +87,7 @@ export async function historyPull(builds) {
         if (p.code !== 0)
           throw new Error(`${builds[i].label}pull with changes failed:\n${p.stderr}`);
         times.get(builds[i].label).push(p.ms);
+        if (p.cpuMs !== undefined) cpu.get(builds[i].label).push(p.cpuMs);
       }
     }
   } finally {
@@ -82,15 +95,15 @@ export async function historyPull(builds) {
   }
   const loaded = Math.max(...loads, load1()) >= QUIET_LOAD;
   const mark = loaded ? " (loaded)" : "";
+  const runs = (list) => list.map((t) => fmt(t, 0)).join(" ");
   printTable(
-    ["build", `pull with changes, median ms${mark}`, "runs (ms)"],
+    ["build", `wall ms, median${mark}`, "runs", "CPU ms, median", "runs"],
     builds.map((b) => [
       b.label || "ours",
       fmt(median(times.get(b.label))),
-      times
-        .get(b.label)
-        .map((t) => fmt(t, 0))
-        .join(" "),
+      runs(times.get(b.label)),
+      cpu.get(b.label).length ? fmt(median(cpu.get(b.label))) : "n/a",
+      runs(cpu.get(b.label)),
     ]),
   );
   const ours = median(times.get(builds[0].label));
@@ -100,6 +113,11 @@ export async function historyPull(builds) {
     const detail = `${fmt(ratio, 2)}x (${fmt(ours)} ms vs ${fmt(median(times.get(b.label)))} ms; load ${Math.min(...loads).toFixed(2)}-${Math.max(...loads).toFixed(2)})`;
     if (loaded && process.argv.includes("--quiet-check")) refused(refusal(name, detail));
     else verdict(name + mark, ratio <= 1.2, detail);
+    if (cpu.get(b.label).length)
+      info(
+        `CPU time of a pull with changes against ${b.label.replace(/: $/, "")}`,
+        `${fmt(median(cpu.get(builds[0].label)) / median(cpu.get(b.label)), 2)}x (${fmt(median(cpu.get(builds[0].label)))} ms vs ${fmt(median(cpu.get(b.label)))} ms)`,
+      );
   }
   if (builds.length === 1) info("pull with changes (no BENCH_BASELINE)", `${fmt(ours)} ms${mark}`);
 }

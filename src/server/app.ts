@@ -8,6 +8,7 @@ import { buildDownloadLink, findStoredFile } from "../engine/download.js";
 import { createBudget } from "../engine/budget.js";
 import { FilterCache } from "../engine/filter-cache.js";
 import { handleApiRequest, NO_FILE, NOT_FOUND, unprocessable } from "../engine/router.js";
+import { isSnapshotLocked } from "../snapshot/locked.js";
 import { checkApiKey, createRateLimiter, type RateLimiter } from "./guard.js";
 import { findInvalidUtf8, jsonInvalidDetail, parseJsonText } from "./json-body.js";
 import { createLinkSigner, FILES_PREFIX, type LinkSigner } from "./links.js";
@@ -29,6 +30,11 @@ export const REQUEST_BUDGET_MS = 2_000;
 
 export interface ServeOptions {
   dataset: LoadedDataset;
+  /**
+   * The dataset as its file is now (openLiveDataset): asked before each request; a new one
+   * replaces `dataset` and drops what was kept of the old. Absent: `dataset` never changes.
+   */
+  current?: (() => Promise<LoadedDataset>) | undefined;
   /** "Today" for the engine, asked per request so a long-running server follows the clock. */
   today: () => string;
   /** Key every `/v1` request must carry; undefined = no auth. */
@@ -111,12 +117,13 @@ function headerValue(req: IncomingMessage, name: string): string | undefined {
 export function createServeHandler(
   options: ServeOptions,
 ): (req: IncomingMessage, res: ServerResponse) => void {
-  const { dataset, apiKey, sandbox } = options;
+  const { apiKey, sandbox } = options;
+  let dataset = options.dataset;
   const signer = options.signer ?? createLinkSigner();
   const limiter = options.limiter ?? createRateLimiter();
-  // The dataset never changes while served: a filter's ranked list serves its next pages, and
-  // the same filter from other clients, at the cost of the page.
-  const filterCache = new FilterCache();
+  // Kept for one state of the dataset: a filter's ranked list serves its next pages, and the
+  // same filter from other clients, at the cost of the page. A changed file starts a new one.
+  let filterCache = new FilterCache();
 
   async function serveFile(res: ServerResponse, pathname: string, query: URLSearchParams) {
     const check = signer.verify(pathname, query);
@@ -232,6 +239,11 @@ export function createServeHandler(
 
     const handle = async () => {
       if (!found) return sendJson(res, { status: 404, body: { detail: "Not Found" } });
+      const now = await options.current?.();
+      if (now && now !== dataset) {
+        dataset = now;
+        filterCache = new FilterCache();
+      }
       if (!found.methods.includes(req.method ?? ""))
         return sendJson(
           res,
@@ -248,9 +260,18 @@ export function createServeHandler(
     };
     handle().catch((err: unknown) => {
       options.log?.(`error: ${err instanceof Error ? err.message : String(err)}`);
-      if (!res.headersSent)
-        sendJson(res, { status: 500, body: { detail: "Internal Server Error" } });
-      else res.destroy();
+      if (res.headersSent) res.destroy();
+      // Another process holds the snapshot past the readers' wait: nothing is wrong here.
+      else if (isSnapshotLocked(err))
+        sendJson(
+          res,
+          {
+            status: 503,
+            body: { detail: "The data is being written by another process; try again" },
+          },
+          { "retry-after": "5" },
+        );
+      else sendJson(res, { status: 500, body: { detail: "Internal Server Error" } });
     });
   };
 }

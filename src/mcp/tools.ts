@@ -70,6 +70,13 @@ const Codes = () =>
     .refine((codes) => countCodes(codes) <= MAX.codes, {
       message: `at most ${MAX.codes} codes in all (a comma inside a string counts as another)`,
     });
+// Whole units, 0 to MAX.units: one message for a fraction, a negative or an absurd number.
+const UNITS_RANGE = `a whole number from 0 to ${MAX.units.toLocaleString("en-US")}`;
+const Units = () =>
+  z
+    .int({ error: `units must be ${UNITS_RANGE}` })
+    .min(0, { error: `units must be ${UNITS_RANGE}` })
+    .max(MAX.units, { error: `units must be ${UNITS_RANGE}` });
 const Day = (what: string) => IsoDate.describe(`${what}, YYYY-MM-DD`);
 const Limit = () =>
   z
@@ -352,17 +359,15 @@ export function defineTools(): ToolSpec[] {
         lob: LobCategory().optional().describe("the line-of-business category"),
         payer: z.string().min(1).max(MAX.idChars).optional().describe("the payer id (list_payers)"),
         date: Day("the date of service (default: today)").optional(),
-        units: z
-          .int()
-          .min(0)
+        units: Units()
           .optional()
-          .describe("units of service (default 1); over the MUE is a row"),
+          .describe(`units of service, ${UNITS_RANGE} (default 1); over the MUE is a row`),
         modifiers: Modifiers().optional().describe("the line's modifiers (59, XS, RT)"),
         other_lines: z
           .array(
             z.object({
               procedure: Code().describe("another procedure of the same claim"),
-              units: z.int().min(0).optional(),
+              units: Units().optional(),
               modifiers: Modifiers().optional(),
             }),
           )

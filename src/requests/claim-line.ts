@@ -7,7 +7,12 @@ import { isRealDate, LOB_CATEGORIES, safeParseBounded, StateCode } from "../cont
 import { normaliseCode } from "../domain/codes.js";
 import { stripControls } from "../domain/terminal-text.js";
 import type { ClaimLine } from "../views/claim-check.js";
-import { CODE_FORMATS, guessCodeSystem, hasCodeFormat } from "./code-formats.js";
+import {
+  CODE_FORMATS,
+  describeCodeFormat,
+  guessCodeSystem,
+  hasCodeFormat,
+} from "./code-formats.js";
 import { findCodeSystem, SYSTEMS_HELP } from "./parse-flags.js";
 import { stateCodeForName } from "./state-names.js";
 
@@ -148,9 +153,7 @@ function parseCode(
       other && allowed.includes(other)
         ? `${system}:${code}: ${code} is ${CODE_FORMATS[other].name}`
         : `${system}:${code}: '${code}' is not ${CODE_FORMATS[system].name}`,
-      other && allowed.includes(other)
-        ? `Write ${other}:${code}.`
-        : `${CODE_FORMATS[system].name} is ${CODE_FORMATS[system].shape}.`,
+      other && allowed.includes(other) ? `Write ${other}:${code}.` : describeCodeFormat(system),
     );
   }
   return { code_system: system, code: code.toUpperCase() };

@@ -304,6 +304,16 @@ describe("files", () => {
     );
   });
 
+  it("a code of the wrong shape: the fix is a sentence of its own, capitalised (findings newcomer-2 N13)", async () => {
+    const csv = "procedure,diagnosis\n97110,E11.\nXYZW,M54.50\n";
+    const { exitCode, stderr } = await check(["check", "--input", file("shape.csv", csv)]);
+    expect(exitCode).toBe(0);
+    expect(stderr).toContain(
+      "'E11.' is not an ICD-10-CM code. An ICD-10-CM code is a letter, a digit,",
+    );
+    expect(stderr).toContain("'XYZW' is not a HCPCS Level II code. A HCPCS Level II code is");
+  });
+
   it("NDJSON from stdin, flags filling what a line leaves out", async () => {
     const ndjson = [
       '{"procedure":"97110","diagnosis":["M54.50"]}',

@@ -165,3 +165,27 @@ describe("data import mcd bounds what one field costs (findings/reliability.md 2
     expect(imported.policies.length).toBeGreaterThan(0);
   });
 });
+
+describe("data import mcd on a damaged zip (findings/reliability.md 2f)", () => {
+  it.each([
+    ["a damaged local header", 0],
+    ["damaged compressed bytes", 200],
+  ])("%s: exit 2 naming the entry and 'damaged', never the internal-error path", async (_, at) => {
+    // The sample export, lcd.csv first (made long, so its bytes at `at` are compressed data).
+    const tables = readdirSync(path.join(folder, "all_lcd", "all_lcd_csv"));
+    const zip = await zipOf([
+      ["lcd.csv", Buffer.from(lcdCsv.repeat(20), "latin1")],
+      ...tables
+        .filter((t) => t !== "lcd.csv")
+        .map((t): [string, Buffer] => [
+          t,
+          readFileSync(path.join(folder, "all_lcd", "all_lcd_csv", t)),
+        ]),
+    ]);
+    const bytes = readFileSync(zip);
+    for (let i = at; i < at + 8; i++) bytes[i] = bytes[i]! ^ 0x55;
+    writeFileSync(zip, bytes);
+    const stderr = await refused([zip]);
+    expect(stderr).toMatch(/export\.zip > [a-z_]+\.csv: the zip is damaged \(/);
+  });
+});

@@ -86,7 +86,11 @@ function sendJson(
   res.end(text);
 }
 
+/** The body, or undefined when it is (or says it will be) over MAX_REQUEST_BYTES. */
 async function readRequestBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  // A declared length over the limit is refused before a byte is read: a client that declares
+  // 200 MB and sends a little would otherwise wait for the socket timeout with no answer.
+  if (Number(req.headers["content-length"]) > MAX_REQUEST_BYTES) return undefined;
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {

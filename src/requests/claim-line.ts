@@ -357,5 +357,10 @@ export function describeProblem(
   source: string,
 ): string {
   const where = `${source}, line ${line}${problem.column ? `, column ${problem.column}` : ""}`;
-  return stripControls(`${where}: ${problem.message}. ${problem.fix}`);
+  // A value quoted back is cut: a 10,000-digit "code" was 20 KB of stderr for one line.
+  const said = `${problem.message}. ${problem.fix}`.replace(
+    /\S{81,}/g,
+    (long) => `${long.slice(0, 60)}… (${long.length.toLocaleString("en-US")} characters)`,
+  );
+  return stripControls(`${where}: ${said}`);
 }

@@ -137,6 +137,16 @@ export async function openSource(url: string, options: SourceOptions): Promise<D
       retries: 0,
       proxy: via === undefined ? undefined : redactUrl(via),
     });
+    // undici's words for it speak of "cross-origin" and Agents: the host was reached, and it
+    // sent the client round in a circle (findings reliability-2 P1).
+    if (err instanceof Error && /redirect loop/i.test(err.message))
+      throw Object.assign(
+        new UnexpectedError(
+          `GET ${shown}: the host redirects in a loop (it sends the request back to an address it already sent it to)`,
+          "The host is misconfigured, or in the middle of a change: try again later. Nothing was saved.",
+        ),
+        { cause: err },
+      );
     // The generic advice is about --api-url; the file host is another server.
     const thrown =
       isTimeout(err) || via !== undefined

@@ -185,6 +185,7 @@ describe("coverage download over HTTP (scripted server on 127.0.0.1)", () => {
     "s/gone/2026-01-01": { file: "expired", filename: "GONE.pdf" },
     "s/moved/2026-01-01": { file: "moved", filename: "MOVED.pdf" },
     "s/loop/2026-01-01": { file: "loop", filename: "LOOP.pdf" },
+    "s/circle/2026-01-01": { file: "circle", filename: "CIRCLE.pdf" },
     "s/elsewhere/2026-01-01": { file: "elsewhere", filename: "ELSEWHERE.pdf" },
     "s/big/2026-01-01": { file: "big", filename: "BIG.txt" },
     "s/chunked/2026-01-01": { file: "chunked", filename: "CHUNKED.txt" },
@@ -224,6 +225,11 @@ describe("coverage download over HTTP (scripted server on 127.0.0.1)", () => {
       if (url.pathname === "/files/elsewhere") {
         // Another origin (storage hosts hand off to a CDN): localhost instead of 127.0.0.1.
         res.writeHead(302, { location: `${base.replace("127.0.0.1", "localhost")}/files/ok` });
+        return res.end();
+      }
+      if (url.pathname === "/files/circle") {
+        // Back to where it was: a true loop (the same address again), not a long chain.
+        res.writeHead(302, { location: `${base}/files/circle` });
         return res.end();
       }
       if (url.pathname === "/files/loop") {
@@ -351,6 +357,17 @@ describe("coverage download over HTTP (scripted server on 127.0.0.1)", () => {
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain("error: the file host redirected more than 5 times (302)");
     expect(seen.filter((s) => s.path === "/files/loop")).toHaveLength(6);
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it("a redirect back to the same address: exit 1, 'redirects in a loop', no undici wording (findings reliability-2 P1)", async () => {
+    const cwd = tempDir();
+    const r = await start(["s/circle/2026-01-01"], cwd);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(
+      /error: GET http:\/\/127\.0\.0\.1:\d+\/files\/circle\?signature=\*\*\*: the host redirects in a loop/,
+    );
+    expect(r.stderr).not.toMatch(/cross-origin|Agent|cannot be reached/);
     expect(readdirSync(cwd)).toEqual([]);
   });
 

@@ -380,11 +380,16 @@ export async function* readClaimRecords(
       `${source} is empty: there is no line to check`,
       `Give a CSV file with a header line and one claim a line, or NDJSON. ${HEADER_FIX}`,
     );
-  if (first.includes("\u0000"))
+  if (first.includes("\u0000")) {
+    // Text saved as UTF-16 (Excel's "Unicode text"): every other byte of ASCII is a NUL.
+    const nuls = first.split("\u0000").length - 1;
     throw new UsageError(
-      `${source}, line ${head.at(-1)!.line}: not a text file (it holds NUL bytes); give a CSV or NDJSON file`,
+      nuls * 3 >= first.length
+        ? `${source}, line ${head.at(-1)!.line}: the file looks like UTF-16 text (every other byte is NUL); save it as UTF-8 CSV`
+        : `${source}, line ${head.at(-1)!.line}: not a text file (it holds NUL bytes); give a CSV or NDJSON file`,
       HEADER_FIX,
     );
+  }
   if (first.startsWith("["))
     throw new UsageError(
       `${source}, line ${head.at(-1)!.line}: a JSON array, not NDJSON`,

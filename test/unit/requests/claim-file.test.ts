@@ -146,3 +146,24 @@ describe("claim CSV: lines that never end", () => {
     expect(seen).toEqual(["2 ok", "3 longer than 65,536 characters"]);
   });
 });
+
+describe("claim CSV: encodings", () => {
+  it.each([
+    [
+      "with its byte-order mark",
+      Buffer.concat([
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from("procedure,diagnosis\n97110,M54.50\n", "utf16le"),
+      ]),
+    ],
+    ["without one", Buffer.from("procedure,diagnosis\n97110,M54.50\n", "utf16le")],
+  ])("UTF-16 %s is named as such, with the fix (findings reliability-2 C4)", async (_, bytes) => {
+    const read = async () => {
+      for await (const r of readClaimRecords(Readable.from([bytes]), "u.csv", () => undefined))
+        void r;
+    };
+    await expect(read()).rejects.toThrow(
+      "u.csv, line 1: the file looks like UTF-16 text (every other byte is NUL); save it as UTF-8 CSV",
+    );
+  });
+});

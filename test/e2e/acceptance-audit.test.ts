@@ -1,0 +1,53 @@
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT } from "../helpers/cli.js";
+import { runInProcess } from "../helpers/run-cli.js";
+import { startServe, type ServeProcess } from "../helpers/server.js";
+
+// The acceptance audit of cli.md and rules.md on data of its own (test/fixtures/audit: as_of
+// a leap day, 2024-02-29, far from the real date; windows that touch; a link that starts later;
+// a payer with a LOB and no policy; sub-state LOBs), through the CLI in process, locally and
+// through `coverage serve`. One block per divergence found and fixed.
+
+const DATA = path.join(ROOT, "test", "fixtures", "audit", "dataset.json");
+const KEY = "acceptance-audit-key";
+let server: ServeProcess;
+
+beforeAll(async () => {
+  server = await startServe(["--data", DATA, "--quiet"], { COVERAGE_SERVE_KEY: KEY });
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+const local = (args: string[]) => runInProcess(["--data", DATA, "-q", ...args]);
+const remote = (args: string[]) =>
+  runInProcess(["--api-url", server.url, "-q", ...args], { env: { COVERAGE_API_KEY: KEY } });
+
+describe("check: a line without a date is checked on the engine's today, over HTTP too", () => {
+  // The dataset's as_of (2024-02-29) is the API's today; this machine's clock is years later,
+  // when the NF policy's predecessor and the NY link that starts in 2025 would answer instead.
+  it.each([
+    ["--procedure", "CPT:97110", "--diagnosis", "ICD10CM:M54.50", "--state", "NF", "--json"],
+    ["--procedure", "97110", "--diagnosis", "M5450", "--state", "NY", "--format", "csv"],
+    ["--procedure", "97110", "--diagnosis", "M54.50", "--state", "TX", "--format", "ndjson"],
+  ])("check %s %s ... answers as the local engine does", async (...args) => {
+    const [here, there] = await Promise.all([
+      local(["check", ...args]),
+      remote(["check", ...args]),
+    ]);
+    expect(here.exitCode).toBe(0);
+    expect(here.stdout).toContain("2024-02-29");
+    expect(there.stdout).toBe(here.stdout);
+    expect(there.exitCode).toBe(0);
+  });
+
+  it("--dry-run still sends nothing (the date is this machine's guess)", async () => {
+    const r = await runInProcess(
+      ["--api-url", "http://127.0.0.1:9", "check", "--procedure", "97110", "--dry-run"],
+      { env: { COVERAGE_API_KEY: KEY } },
+    );
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('"effective_date"');
+  });
+});

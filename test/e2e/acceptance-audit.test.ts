@@ -51,3 +51,18 @@ describe("check: a line without a date is checked on the engine's today, over HT
     expect(r.stdout).toContain('"effective_date"');
   });
 });
+
+describe("CSV: summary as plain text wherever it is printed", () => {
+  it.each([
+    ["policy", "cms-lcd/L1/2024-02-29"],
+    ["policy", "cms-lcd/L1"],
+    ["search", "therapy"],
+  ])("%s %s --format csv", async (...args) => {
+    const r = await local([...args, "--format", "csv"]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain("Therapy exercise coverage");
+    expect(r.stdout).not.toContain("<b>");
+    // JSON keeps the data exact.
+    expect((await local([...args, "--json"])).stdout).toContain("<b>exercise</b>");
+  });
+});

@@ -66,3 +66,23 @@ describe("CSV: summary as plain text wherever it is printed", () => {
     expect((await local([...args, "--json"])).stdout).toContain("<b>exercise</b>");
   });
 });
+
+describe("ids in any case: a payer with LOBs and no policy (not in /v1/payers)", () => {
+  // `coverage lobs` lists NOPOL_commercial_US; its payer is found in whatever case it is typed.
+  it.each([
+    ["NOPOL", "local"],
+    ["nopol", "local"],
+    ["Nopol", "remote"],
+  ] as const)("lobs --payer %s (%s) lists its LOB", async (payer, where) => {
+    const r = await (where === "local" ? local : remote)(["lobs", "--payer", payer, "--json"]);
+    expect(r.stderr).toBe("");
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ data: [{ lob_id: "NOPOL_commercial_US" }] });
+  });
+
+  it("a payer id that no LOB has either is still exit 2 with the closest ids", async () => {
+    const r = await local(["lobs", "--payer", "nopo"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain("'nopo' is not a payer id");
+  });
+});

@@ -86,3 +86,40 @@ describe("ids in any case: a payer with LOBs and no policy (not in /v1/payers)",
     expect(r.stderr).toContain("'nopo' is not a payer id");
   });
 });
+
+describe("scopes follow the applicability the request counted (docs/decisions.md)", () => {
+  // aetna/CPB-2: commercial TX until 2024-01-01, medicaid TX since; cms-lcd/L1/2023-01-01 retired
+  // on today (2024-02-29) with its NF link.
+  it.each([
+    { args: [], id: "aetna/CPB-2/2020-01-01", scopes: "AETNA medicaid TX" },
+    {
+      args: ["--effective-on", "2023-06-01"],
+      id: "aetna/CPB-2/2020-01-01",
+      scopes: "AETNA commercial TX",
+    },
+    { args: [], id: "cms-lcd/L1/2023-01-01", scopes: "" },
+    { args: ["--retired"], id: "cms-lcd/L1/2023-01-01", scopes: "CMS medicare_part_b NF" },
+    { args: ["--payer", "CIGNA", "--lob", "medicare_part_b"], id: undefined, scopes: undefined },
+  ])(
+    "search $args: $id has scopes '$scopes', locally and through serve",
+    async ({ args, id, scopes }) => {
+      const search = [
+        "search",
+        ...args,
+        "--limit",
+        "100",
+        "--fields",
+        "policy_id,scopes,status",
+        "--format",
+        "csv",
+      ];
+      const [here, there] = await Promise.all([local(search), remote(search)]);
+      expect(there.stdout).toBe(here.stdout);
+      // RFC 4180: CRLF ends each record.
+      const [header, ...rows] = here.stdout.split("\r\n").map((line) => line.split(","));
+      expect(header).toEqual(["policy_id", "scopes", "status"]);
+      if (id === undefined) return expect(rows).toEqual([]);
+      expect(rows.find((r) => r[0] === id)?.[1]).toBe(scopes);
+    },
+  );
+});

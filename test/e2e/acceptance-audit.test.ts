@@ -123,3 +123,31 @@ describe("scopes follow the applicability the request counted (docs/decisions.md
     },
   );
 });
+
+describe("nothing fails silently: an empty answer says so on stderr (CSV keeps its header)", () => {
+  it.each([
+    {
+      args: ["search", "--payer", "CIGNA", "--lob", "medicare_part_b"],
+      says: "No policies match.",
+    },
+    {
+      args: ["search", "--offset", "100", "--format", "csv"],
+      says: "No policies match.",
+      csv: "policy_id,",
+    },
+    { args: ["payers", "--lob", "medicare_part_d"], says: "No payers match." },
+    {
+      args: ["lobs", "--state", "WY", "--format", "csv"],
+      says: "No lines of business match.",
+      csv: "lob_id,",
+    },
+    { args: ["updates", "--days", "1", "--today", "2030-01-01"], says: "in the last 1 day." },
+    { args: ["updates", "--days", "2", "--today", "2030-01-01"], says: "in the last 2 days." },
+  ])("$args", async ({ args, says, csv }) => {
+    const r = await runInProcess(["--data", DATA, ...args]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain(says);
+    if (csv) expect(r.stdout.startsWith(csv)).toBe(true);
+    else expect(r.stdout).toBe("");
+  });
+});

@@ -151,3 +151,17 @@ describe("nothing fails silently: an empty answer says so on stderr (CSV keeps i
     else expect(r.stdout).toBe("");
   });
 });
+
+describe("code: a version in effect whose only link starts later names no scope, and says so", () => {
+  // zed/Z1/2024-02-01 covers 97110; its one link (ZED medicare_advantage NY) starts 2025-01-01.
+  it.each([
+    { args: [], says: "no payer's scope in effect on 2024-02-29" },
+    { args: ["--effective-on", "2025-01-01"], says: "aardvark Health: medicare_advantage · NY" },
+  ])("code CPT:97110 $args", async ({ args, says }) => {
+    const r = await local(["code", "CPT:97110", ...args]);
+    expect(r.exitCode).toBe(0);
+    const lines = r.stdout.split("\n");
+    const at = lines.findIndex((l) => l.includes("zed/Z1/2024-02-01"));
+    expect(lines[at + 1]?.trim()).toBe(says);
+  });
+});

@@ -27,21 +27,16 @@ export async function listCatalogueIds(
 
 /**
  * A payer id that has LOBs but no linked version (so not in `/v1/payers`), found by one
- * `/v1/lobs?payer_ids=ID` (the id as typed), else in the LOB list in another case (`nopol`),
- * and given in the catalogue's spelling; else undefined.
+ * `/v1/lobs?payer_ids=ID` (the id as typed) and, for an id typed with lower-case letters
+ * (`nopol`), one more in upper case, the ids' usual spelling; else undefined.
  */
 export async function confirmPayerByLobs(
   client: ApiClient,
   id: string,
-  warn: (message: string) => void,
 ): Promise<string | undefined> {
-  const page = await client.lobs(client.build.lobs({ payer_ids: [id], limit: 1 }));
-  if (page.data[0]?.payer_id === id) return id;
-  const lower = id.toLowerCase();
-  const fetchPage = (offset: number) => client.lobs(client.build.lobs({ limit: 100, offset }));
-  for await (const lobs of fetchPages(true, fetchPage, 0, warn)) {
-    const found = lobs.data.find((l) => l.payer_id.toLowerCase() === lower);
-    if (found) return found.payer_id;
+  for (const spelled of new Set([id, id.toUpperCase()])) {
+    const page = await client.lobs(client.build.lobs({ payer_ids: [spelled], limit: 1 }));
+    if (page.data[0]?.payer_id === spelled) return spelled;
   }
   return undefined;
 }

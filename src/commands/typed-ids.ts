@@ -91,7 +91,7 @@ export async function sendTypedIds<A>(
     input,
     fields,
     (kind) => listCatalogueIds(client, kind, ctx.warn),
-    (id) => confirmPayerByLobs(client, id, ctx.warn),
+    (id) => confirmPayerByLobs(client, id),
   );
   const same = JSON.stringify(spelled) === JSON.stringify(input);
   if (same && refusal !== undefined) throw refusal;

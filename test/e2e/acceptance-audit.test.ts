@@ -165,3 +165,17 @@ describe("code: a version in effect whose only link starts later names no scope,
     expect(lines[at + 1]?.trim()).toBe(says);
   });
 });
+
+describe("check: a code in the wrong column is named, line by line, and skipped", () => {
+  it.each([
+    { line: "ICD10CM:M54.50,M54.50", says: "'ICD10CM:M54.50' is an ICD10CM code; a procedure is" },
+    { line: "97110,CPT:97112", says: "'CPT:97112' is a CPT code; a diagnosis is ICD10CM" },
+  ])("$line", async ({ line, says }) => {
+    const r = await runInProcess(["--data", DATA, "check", "--input", "-", "--format", "csv"], {
+      input: `procedure,diagnosis\n${line}\n`,
+    });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain(`stdin, line 2, column`);
+    expect(r.stderr).toContain(says);
+  });
+});

@@ -179,3 +179,45 @@ describe("check: a code in the wrong column is named, line by line, and skipped"
     expect(r.stderr).toContain(says);
   });
 });
+
+describe("the same questions locally and through coverage serve: identical answers", () => {
+  // Leap-day windows, sub-state scopes, a LOB-only payer, ids in another case, empty pages.
+  it.each([
+    ["search", "--code", "CPT:97110", "--state", "CA"],
+    ["search", "--code", "ICD-10-CM: m5450 ", "--applicability", "--code-groups", "--json"],
+    ["search", "--code", "CPT:97110", "--code", "ICD10CM:G47.33", "--match", "all", "--json"],
+    ["search", "--effective-on", "2024-02-29", "--payer", "cms", "--format", "csv"],
+    ["search", "--effective-start", "2024-12-31", "--format", "ndjson"],
+    ["search", "--retired", "--applicability", "--json"],
+    ["search", "--state", "DN", "--lob", "medicaid", "--json"],
+    ["search", "--lob-id", "aetna_commercial_", "--json"],
+    ["search", "therapy", "--sort", "relevance", "--format", "csv"],
+    ["search", "--sort", "policy_number_desc", "--limit", "3", "--offset", "8", "--json"],
+    ["search", "--payer", "AETN"],
+    ["policy", "multi/M1/2024-01-01", "--json"],
+    ["policy", "cms-lcd/L1"],
+    ["policy", "cms-lcd/L1/2024-02-28"],
+    ["payers", "--lob", "medicaid", "--json"],
+    ["lobs", "--state", "NF", "--format", "csv"],
+    ["updates", "--days", "60", "--json"],
+    ["updates", "--days", "60", "--payer", "aetna", "--format", "csv"],
+    ["code", "CPT:97110", "--state", "NY"],
+    ["matrix", "--code", "CPT:97110", "--json"],
+    [
+      "check",
+      "--procedure",
+      "E0601",
+      "--diagnosis",
+      "G47.33",
+      "--state",
+      "SF",
+      "--date",
+      "2024-03-01",
+    ],
+  ])("%s %s %s %s", async (...args) => {
+    const [here, there] = await Promise.all([local(args), remote(args)]);
+    expect(there.stderr).toBe(here.stderr);
+    expect(there.stdout).toBe(here.stdout);
+    expect(there.exitCode).toBe(here.exitCode);
+  });
+});

@@ -221,3 +221,61 @@ describe("the same questions locally and through coverage serve: identical answe
     expect(there.exitCode).toBe(here.exitCode);
   });
 });
+
+describe("rules.md's filter through search, on touching windows and a leap day (worked by hand)", () => {
+  const L1_OLD = "cms-lcd/L1/2023-01-01"; // [2023-01-01, 2024-02-29), NF link alike
+  const L1 = "cms-lcd/L1/2024-02-29"; // from today, NF
+  const L2 = "cms-lcd/L2/2024-03-01"; // upcoming, CA link from its start
+  const CPB1 = "aetna/CPB 1/2023-06-01"; // ends 2024-12-31 (retired to the API), AETNA nationwide
+  const CPB2 = "aetna/CPB-2/2020-01-01"; // commercial TX until 2024-01-01, then medicaid TX
+  const CIGNA = "cigna/a/b/c/2022-05-05"; // CIGNA commercial US and CMS part B NF
+  const Z1 = "zed/Z1/2024-02-01"; // its only link (ZED medicare_advantage NY) starts 2025-01-01
+  const Z2 = "zed/Z2/2024-02-15"; // ZED medicaid DN
+  const M1 = "multi/M1/2024-01-01"; // AETNA commercial US and TX, CIGNA, CMS A and B in CA
+  it.each([
+    { args: ["--retired"], ids: [CPB1, L1_OLD] },
+    { args: ["--effective-on", "2024-02-29"], without: [L1_OLD, L2], with: [L1, CPB1] },
+    { args: ["--effective-on", "2024-02-28"], without: [L1, L2], with: [L1_OLD] },
+    { args: ["--effective-start", "2024-12-31"], without: [CPB1, L1_OLD], with: [L2] },
+    { args: ["--payer", "AETNA", "--lob", "commercial", "--state", "TX"], ids: [CPB1, M1] },
+    {
+      args: [
+        "--payer",
+        "AETNA",
+        "--lob",
+        "commercial",
+        "--state",
+        "TX",
+        "--effective-on",
+        "2023-06-01",
+      ],
+      ids: [CPB1, CPB2],
+    },
+    { args: ["--payer", "CIGNA", "--lob", "medicare_part_b"], ids: [] },
+    { args: ["--payer", "CMS", "--state", "NF"], ids: [CIGNA, L1, L2, M1] },
+    { args: ["--payer", "CMS", "--state", "NF", "--exact-state"], ids: [CIGNA, L1] },
+    { args: ["--payer", "ZED", "--state", "NY"], ids: [Z1, Z2] },
+    { args: ["--payer", "ZED", "--state", "DN", "--exact-state"], ids: [Z2] },
+    { args: ["--lob-id", "AETNA_commercial_"], ids: [CPB1, M1] },
+    { args: ["--code", "ICD10CM:G4733", "--relationship", "does-not-cover"], ids: [L1] },
+    { args: ["--code", "CPT:97110", "--code", "ICD10CM:g47.33", "--match", "all"], ids: [L1, M1] },
+    { args: ["--code", "HCPCS-MODIFIER:lt"], ids: [CPB2] },
+  ])("search $args", async ({ args, ids, with: present = [], without = [] }) => {
+    const r = await local([
+      "search",
+      ...args,
+      "--sort",
+      "policy_id_asc",
+      "--limit",
+      "100",
+      "--json",
+    ]);
+    expect(r.exitCode).toBe(0);
+    const got = (JSON.parse(r.stdout) as { data: Array<{ policy_id: string }> }).data.map(
+      (p) => p.policy_id,
+    );
+    if (ids) expect(got).toEqual([...ids].sort());
+    for (const id of present) expect(got).toContain(id);
+    for (const id of without) expect(got).not.toContain(id);
+  });
+});

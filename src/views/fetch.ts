@@ -3,7 +3,9 @@
 // answers are the pure functions beside this file.
 import type { ApiClient } from "../backend/client.js";
 import { isRealDate, type Policy, type PolicyDetail } from "../contract/index.js";
+import { compareCodePoints } from "../domain/compare.js";
 import { NotFoundError, UsageError } from "../errors.js";
+import { editDistance } from "../requests/catalogue-ids.js";
 import { buildNumberProbeBody, findByNumber } from "./find-number.js";
 import { buildProbeBody, VersionFinder } from "./find-versions.js";
 import { findVersionOn, pickVersion, splitPolicyId } from "./policy-key.js";
@@ -156,7 +158,7 @@ export async function explainUnknownPolicy(
       `The versions of ${spelled}: ${listVersions(versions)}.`,
     );
   }
-  if (key.includes("/")) return original;
+  if (key.includes("/")) return withNearKeys(finder, key, original);
   const numbered = await findByNumber(
     (offset) => client.filter(client.build.filter(buildNumberProbeBody(offset))),
     key,
@@ -166,6 +168,31 @@ export async function explainUnknownPolicy(
   return new NotFoundError(
     `'${arg}' is a policy number, not a policy id: its key is ${keys.join(" or ")}`,
     `Give the key (${keys[0]}) for today's version, or a version id: ${listVersions(numbered)}.`,
+  );
+}
+
+/**
+ * The original error, naming the keys that sort beside `key` and are a few edits from it
+ * (`cms-lcd/L3371` -> cms-lcd/L33718): an unknown id is an error with the closest ids.
+ */
+async function withNearKeys(
+  finder: VersionFinder,
+  key: string,
+  original: NotFoundError,
+): Promise<NotFoundError> {
+  const ids = await finder.idsNear(key);
+  const keys = [...new Set(ids.map((id) => splitPolicyId(id)?.key ?? id))];
+  const limit = Math.max(2, Math.floor(key.length / 4));
+  const near = keys
+    .map((k) => ({ k, d: editDistance(key.toLowerCase(), k.toLowerCase()) }))
+    .filter((c) => c.d <= limit)
+    .sort((a, b) => a.d - b.d || compareCodePoints(a.k, b.k))
+    .slice(0, 5)
+    .map((c) => c.k);
+  if (near.length === 0) return original;
+  return new NotFoundError(
+    original.message,
+    `Closest policy keys: ${near.join(", ")}; find ids with \`coverage search\`.`,
   );
 }
 

@@ -279,3 +279,20 @@ describe("rules.md's filter through search, on touching windows and a leap day (
     for (const id of without) expect(got).not.toContain(id);
   });
 });
+
+describe("an unknown policy id or key: exit 4 with the closest keys (those that sort beside it)", () => {
+  it.each([
+    { args: ["policy", "cms-lcd/L3/2024-01-01"], near: "cms-lcd/L1, cms-lcd/L2" },
+    { args: ["versions", "zed/Z3"], near: "zed/Z1, zed/Z2" },
+    { args: ["diff", "multi/M2"], near: "multi/M1" },
+    { args: ["download", "cms-lcd/L9/2024-01-01", "--url-only"], near: "cms-lcd/L1, cms-lcd/L2" },
+    { args: ["policy", "nothing/like/2024-01-01"], near: undefined },
+  ])("$args", async ({ args, near }) => {
+    const [here, there] = await Promise.all([local(args), remote(args)]);
+    expect(here.exitCode).toBe(4);
+    if (near) expect(here.stderr).toContain(`Closest policy keys: ${near};`);
+    else expect(here.stderr).not.toContain("Closest");
+    expect(there.stderr).toBe(here.stderr);
+    expect(there.exitCode).toBe(4);
+  });
+});

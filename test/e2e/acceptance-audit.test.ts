@@ -296,3 +296,17 @@ describe("an unknown policy id or key: exit 4 with the closest keys (those that 
     expect(there.exitCode).toBe(4);
   });
 });
+
+describe("a state code in lower case where none is upper-cased (--body) is named, not its neighbours", () => {
+  it.each([
+    ["nf", "'nf' is not a state code: did you mean NF?"],
+    ["cnmi", "'cnmi' is not a state code: did you mean CNMI?"],
+    ["ZZ", "'ZZ' is not a state code: did you mean AZ"],
+  ])("states [%s]", async (state, says) => {
+    const r = await runInProcess(["--data", DATA, "search", "--body", "-"], {
+      input: JSON.stringify({ policies: { states: [state] } }),
+    });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(says);
+  });
+});

@@ -180,7 +180,8 @@ async function withNearKeys(
   key: string,
   original: NotFoundError,
 ): Promise<NotFoundError> {
-  const ids = await finder.idsNear(key);
+  // A courtesy: a look-up that fails (a server that does not page by id) names none.
+  const ids = await finder.idsNear(key).catch(() => []);
   const keys = [...new Set(ids.map((id) => splitPolicyId(id)?.key ?? id))];
   const limit = Math.max(2, Math.floor(key.length / 4));
   const near = keys

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/cli.js";
+import { connectInProcess } from "../helpers/mcp.js";
 import { runInProcess } from "../helpers/run-cli.js";
 import { startServe, type ServeProcess } from "../helpers/server.js";
 
@@ -308,5 +309,26 @@ describe("a state code in lower case where none is upper-cased (--body) is named
     });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain(says);
+  });
+});
+
+describe("MCP: a field no tool has is refused, not silently dropped", () => {
+  // `exact_state` is no input of search_policies; `state` is lookup_code's `states` misspelt.
+  it.each([
+    ["search_policies", { codes: ["CPT:97110"], states: ["NF"], exact_state: true }, "exact_state"],
+    ["lookup_code", { code: "CPT:97110", state: "NF" }, "state"],
+    ["search_policies", { codes: ["CPT:97110"], states: ["NF"] }, undefined],
+  ])("%s %j", async (name, args, refused) => {
+    const mcp = await connectInProcess(["--data", DATA]);
+    try {
+      const r = (await mcp.client.callTool({ name, arguments: args })) as {
+        isError?: boolean;
+        content: Array<{ text: string }>;
+      };
+      expect(Boolean(r.isError)).toBe(refused !== undefined);
+      if (refused) expect(r.content[0]!.text).toContain(`"${refused}"`);
+    } finally {
+      await mcp.close();
+    }
   });
 });

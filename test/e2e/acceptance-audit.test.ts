@@ -313,9 +313,9 @@ describe("a state code in lower case where none is upper-cased (--body) is named
 });
 
 describe("MCP: a field no tool has is refused, not silently dropped", () => {
-  // `exact_state` is no input of search_policies; `state` is lookup_code's `states` misspelt.
+  // `state` is lookup_code's `states` misspelt; `exact` no field at all.
   it.each([
-    ["search_policies", { codes: ["CPT:97110"], states: ["NF"], exact_state: true }, "exact_state"],
+    ["search_policies", { codes: ["CPT:97110"], states: ["NF"], exact: true }, "exact"],
     ["lookup_code", { code: "CPT:97110", state: "NF" }, "state"],
     ["search_policies", { codes: ["CPT:97110"], states: ["NF"] }, undefined],
   ])("%s %j", async (name, args, refused) => {
@@ -327,6 +327,32 @@ describe("MCP: a field no tool has is refused, not silently dropped", () => {
       };
       expect(Boolean(r.isError)).toBe(refused !== undefined);
       if (refused) expect(r.content[0]!.text).toContain(`"${refused}"`);
+    } finally {
+      await mcp.close();
+    }
+  });
+});
+
+describe("MCP: exact_state sends the states as given, as --exact-state does", () => {
+  // NF brings CA: L2 (CMS part B in CA, from 2024-03-01) is found through CA only.
+  it.each([
+    ["search_policies", { states: ["NF"], effective_on: "2024-03-01" }, true],
+    ["search_policies", { states: ["NF"], effective_on: "2024-03-01", exact_state: true }, false],
+    ["lookup_code", { code: "HCPCS:E0601", states: ["NF"], effective_on: "2024-03-01" }, true],
+    [
+      "lookup_code",
+      { code: "HCPCS:E0601", states: ["NF"], effective_on: "2024-03-01", exact_state: true },
+      false,
+    ],
+  ])("%s %j", async (name, args, withCa) => {
+    const mcp = await connectInProcess(["--data", DATA]);
+    try {
+      const r = (await mcp.client.callTool({ name, arguments: args })) as {
+        isError?: boolean;
+        structuredContent: unknown;
+      };
+      expect(r.isError).toBeFalsy();
+      expect(JSON.stringify(r.structuredContent).includes("cms-lcd/L2/2024-03-01")).toBe(withCa);
     } finally {
       await mcp.close();
     }

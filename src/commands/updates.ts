@@ -64,7 +64,7 @@ export function registerUpdates(program: Command, run: RunEnvironment): void {
           ? async (client, page) => {
               const done = classify ? await classify(client, page) : page;
               const { addCmsReasons } = await import("../pull/revision-notes.js");
-              return { ...done, data: await addCmsReasons(ctx.settings.backend, done.data) };
+              return { ...done, data: addCmsReasons(client.transport, done.data) };
             }
           : classify;
         return runListCommand(ctx, {

@@ -8,7 +8,7 @@ import { NotFoundError, UsageError } from "../errors.js";
 import { editDistance } from "../requests/catalogue-ids.js";
 import { buildNumberProbeBody, findByNumber } from "./find-number.js";
 import { buildProbeBody, VersionFinder } from "./find-versions.js";
-import { findVersionOn, pickVersion, splitPolicyId } from "./policy-key.js";
+import { findVersionOn, pickVersion, selectVersions, splitPolicyId } from "./policy-key.js";
 
 /** Policies a `code` or `matrix` view reads at most (20 pages of 100). */
 export const MAX_VIEW_ITEMS = 2000;
@@ -17,8 +17,16 @@ export const MAX_VERSIONS = 200;
 /** Details fetched at once. */
 const CONCURRENCY = 4;
 
-/** A finder of versions over this client's filter endpoint. */
-export function createVersionFinder(client: ApiClient): VersionFinder {
+/** What finds the versions of a key. */
+export type KeyVersions = Pick<VersionFinder, "versionsOf">;
+
+/**
+ * A finder of versions over this client's filter endpoint; over the local engine, its series
+ * index gives the same versions without the probes (the same selection and order).
+ */
+export function createVersionFinder(client: ApiClient): KeyVersions {
+  const local = client.transport.versionsOf?.bind(client.transport);
+  if (local) return { versionsOf: async (key) => selectVersions(await local(key), key) };
   return new VersionFinder((offset) => client.filter(client.build.filter(buildProbeBody(offset))));
 }
 
@@ -105,7 +113,7 @@ export async function findDiffPair(client: ApiClient, arg: string): Promise<[str
 
 /** The versions of a key, or a not-found error that says how to find the key. */
 export async function findVersionsOrFail(
-  finder: VersionFinder,
+  finder: KeyVersions,
   key: string,
   client?: ApiClient,
 ): Promise<Policy[]> {

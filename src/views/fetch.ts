@@ -166,7 +166,7 @@ export async function explainUnknownPolicy(
       `The versions of ${spelled}: ${listVersions(versions)}.`,
     );
   }
-  if (key.includes("/")) return withNearKeys(finder, key, original);
+  if (key.includes("/")) return withNearKeys(client, key, original);
   const numbered = await findByNumber(
     (offset) => client.filter(client.build.filter(buildNumberProbeBody(offset))),
     key,
@@ -184,10 +184,14 @@ export async function explainUnknownPolicy(
  * (`cms-lcd/L3371` -> cms-lcd/L33718): an unknown id is an error with the closest ids.
  */
 async function withNearKeys(
-  finder: VersionFinder,
+  client: ApiClient,
   key: string,
   original: NotFoundError,
 ): Promise<NotFoundError> {
+  // The pages sorted by id (a local series index has none to read beside the key).
+  const finder = new VersionFinder((offset) =>
+    client.filter(client.build.filter(buildProbeBody(offset))),
+  );
   // A courtesy: a look-up that fails (a server that does not page by id) names none.
   const ids = await finder.idsNear(key).catch(() => []);
   const keys = [...new Set(ids.map((id) => splitPolicyId(id)?.key ?? id))];

@@ -1,6 +1,6 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { maskSecrets } from "../backend/http-redact.js";
 import { stripControls } from "../output/terminal.js";
 import { readSearchShape } from "../output/search-view.js";
@@ -58,8 +58,7 @@ export function createCoverageServer(options: McpOptions): McpServer {
       {
         title: spec.title,
         description: spec.description,
-        // Strict: a misspelt field (`state` for `states`) is an error naming it, never a
-        // filter silently left out of the answer.
+        // Strict: a field no tool has (`exact_state`, `state` for `states`) is refused, not dropped.
         inputSchema: z.strictObject(spec.input),
         outputSchema: spec.output,
         annotations: { readOnlyHint: true, openWorldHint: false, idempotentHint: true },

@@ -133,7 +133,7 @@ function parseCode(
   if (!allowed.includes(system))
     throw new LineProblem(
       column,
-      `'${raw}' is a ${system} code; a ${column} is ${allowed.join(" or ")}`,
+      `'${raw}' is ${system.startsWith("ICD") ? "an" : "a"} ${system} code; a ${column} is ${allowed.join(" or ")}`,
       column === "diagnosis"
         ? "Put ICD-10-CM codes in diagnosis, e.g. ICD10CM:M54.50."
         : "Put the CPT or HCPCS code billed in procedure, e.g. CPT:97110.",

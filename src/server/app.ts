@@ -258,7 +258,9 @@ export function createServeHandler(
       if (r.kind === "file") return serveFile(res, pathname, search);
       if (r.kind === "check") {
         const ctx = { db: dataset.db, today: options.today(), linkFor: () => "" };
-        return sendJson(res, handleApiRequest(ctx, { method: "GET", path: pathname, query: [] }));
+        // The day too: a client learns it from `/health` (no key) before a date defaults to it.
+        const reply = handleApiRequest(ctx, { method: "GET", path: pathname, query: [] });
+        return sendJson(res, reply, { [TODAY_HEADER]: ctx.today });
       }
       return serveApi(req, res, pathname, [...search], r.list);
     };

@@ -136,7 +136,12 @@ function parseCodeGroups(json: string | undefined): CodeGroup[] {
 export async function openSnapshot(file: string): Promise<LoadedDataset> {
   const abs = path.resolve(file);
   const { db, meta } = await openSnapshotDatabase(file);
-  return { db: new SnapshotStore(db, meta, file).toDb(), file: abs, dir: path.dirname(abs) };
+  return {
+    db: new SnapshotStore(db, meta, file).toDb(),
+    file: abs,
+    dir: path.dirname(abs),
+    database: db,
+  };
 }
 
 // Day numbers from here on are written back as dates by dateOfDay; earlier ones are read from

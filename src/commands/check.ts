@@ -8,6 +8,7 @@ import {
   CHECK_VERDICTS,
   EDIT_SETTINGS,
 } from "../views/claim-verdicts.js";
+import { defaultDay } from "./api-day.js";
 import { collect, examples, listedOption, withContext } from "./shared.js";
 
 /**
@@ -20,7 +21,8 @@ async function runCheck(ctx: CommandContext, flags: CheckFlags, stdin: NodeJS.Re
   const { listCatalogueIds } = await import("../backend/catalogue-ids.js");
   const failOn = input.checkFlags(flags);
   const scope = input.editScopeOf(flags);
-  const defaults = input.readDefaults(flags, flags.date ?? (await ctx.today()), ctx.inform);
+  const date = flags.date ?? (await defaultDay(ctx, flags.dryRun === true));
+  const defaults = input.readDefaults(flags, date, ctx.inform);
   const [{ quiet, verbose }, warn] = [ctx.settings, ctx.warn];
   const knownPayers = async () => listCatalogueIds(await ctx.client(), "payer", warn);
   const opened = await input.openClaimLines(flags, stdin, { defaults, knownPayers, warn });

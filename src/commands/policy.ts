@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { RunEnvironment } from "../cli/context.js";
+import { withPlainSummary } from "../domain/plain-text.js";
 import { writeRecord } from "../output/record.js";
 import { stripControls } from "../output/terminal.js";
 import { buildProbeBody } from "../views/find-versions.js";
@@ -79,6 +80,7 @@ export function registerPolicy(program: Command, run: RunEnvironment): void {
         await writeRecord(detail, {
           format: ctx.settings.format,
           io: ctx.io,
+          rows: [ctx.settings.format === "csv" ? withPlainSummary(detail) : detail],
           renderTable: () => renderPolicyView(detail, ctx.io, today, retiresOn),
         });
       }),

@@ -3,7 +3,9 @@
 // answers are the pure functions beside this file.
 import type { ApiClient } from "../backend/client.js";
 import { isRealDate, type Policy, type PolicyDetail } from "../contract/index.js";
+import { compareCodePoints } from "../domain/compare.js";
 import { NotFoundError, UsageError } from "../errors.js";
+import { editDistance } from "../requests/catalogue-ids.js";
 import { buildNumberProbeBody, findByNumber } from "./find-number.js";
 import { buildProbeBody, VersionFinder } from "./find-versions.js";
 import { findVersionOn, pickVersion, selectVersions, splitPolicyId } from "./policy-key.js";
@@ -164,7 +166,7 @@ export async function explainUnknownPolicy(
       `The versions of ${spelled}: ${listVersions(versions)}.`,
     );
   }
-  if (key.includes("/")) return original;
+  if (key.includes("/")) return withNearKeys(client, key, original);
   const numbered = await findByNumber(
     (offset) => client.filter(client.build.filter(buildNumberProbeBody(offset))),
     key,
@@ -174,6 +176,36 @@ export async function explainUnknownPolicy(
   return new NotFoundError(
     `'${arg}' is a policy number, not a policy id: its key is ${keys.join(" or ")}`,
     `Give the key (${keys[0]}) for today's version, or a version id: ${listVersions(numbered)}.`,
+  );
+}
+
+/**
+ * The original error, naming the keys that sort beside `key` and are a few edits from it
+ * (`cms-lcd/L3371` -> cms-lcd/L33718): an unknown id is an error with the closest ids.
+ */
+async function withNearKeys(
+  client: ApiClient,
+  key: string,
+  original: NotFoundError,
+): Promise<NotFoundError> {
+  // The pages sorted by id (a local series index has none to read beside the key).
+  const finder = new VersionFinder((offset) =>
+    client.filter(client.build.filter(buildProbeBody(offset))),
+  );
+  // A courtesy: a look-up that fails (a server that does not page by id) names none.
+  const ids = await finder.idsNear(key).catch(() => []);
+  const keys = [...new Set(ids.map((id) => splitPolicyId(id)?.key ?? id))];
+  const limit = Math.max(2, Math.floor(key.length / 4));
+  const near = keys
+    .map((k) => ({ k, d: editDistance(key.toLowerCase(), k.toLowerCase()) }))
+    .filter((c) => c.d <= limit)
+    .sort((a, b) => a.d - b.d || compareCodePoints(a.k, b.k))
+    .slice(0, 5)
+    .map((c) => c.k);
+  if (near.length === 0) return original;
+  return new NotFoundError(
+    original.message,
+    `Closest policy keys: ${near.join(", ")}; find ids with \`coverage search\`.`,
   );
 }
 

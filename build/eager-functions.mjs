@@ -15,11 +15,14 @@ import path from "node:path";
 import ts from "typescript";
 
 const root = path.join(import.meta.dirname, "..");
-const bundle = path.join(root, "dist", "bundle.cjs");
 const MAIN_JOB = ["--local", "search", "--code", "CPT:97110", "--state", "CA", "-q"];
 
-/** The end offsets of the bundle's functions that a run of `args` called. */
-function calledFunctions(args, dir) {
+/**
+ * The end offsets of the functions of `bundle` that a run of `args` called: the main job runs
+ * dist/search.cjs (dist/cli.cjs starts it for a search); dist/bundle.cjs, which every other
+ * command runs, is started directly with the same job, for the functions the two share.
+ */
+function calledFunctions(bundle, args, dir) {
   const log = path.join(dir, "v8.log");
   execFileSync(
     process.execPath,
@@ -27,7 +30,9 @@ function calledFunctions(args, dir) {
       "--log-function-events",
       `--logfile=${log}`,
       "--no-logfile-per-isolate",
-      path.join(root, "bin", "coverage.js"),
+      ...(bundle.endsWith("search.cjs")
+        ? [path.join(root, "bin", "coverage.js")]
+        : ["-e", `require(${JSON.stringify(bundle)}).main(process.argv.slice(1))`, "--"]),
       ...args,
     ],
     {
@@ -62,37 +67,46 @@ function calledFunctions(args, dir) {
   return ends;
 }
 
-const dir = mkdtempSync(path.join(os.tmpdir(), "coverage-eager-"));
-let called;
-try {
-  called = new Set([
-    ...calledFunctions([...MAIN_JOB, "--json"], dir),
-    ...calledFunctions(MAIN_JOB, dir),
-  ]);
-} finally {
-  rmSync(dir, { recursive: true, force: true });
+/** Makes the top-level functions of `bundle` that the main job calls eager. */
+function makeEager(file) {
+  const bundle = path.join(root, "dist", file);
+  const dir = mkdtempSync(path.join(os.tmpdir(), "coverage-eager-"));
+  let called;
+  try {
+    called = new Set([
+      ...calledFunctions(bundle, [...MAIN_JOB, "--json"], dir),
+      ...calledFunctions(bundle, MAIN_JOB, dir),
+    ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const text = readFileSync(bundle, "utf8");
+  const source = ts.createSourceFile(bundle, text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.JS);
+  const moved = [];
+  const cut = [];
+  for (const statement of source.statements) {
+    if (!ts.isFunctionDeclaration(statement) || !statement.name || !statement.body) continue;
+    if (!called.has(statement.end)) continue;
+    const start = statement.getStart(source);
+    moved.push(`var ${statement.name.text}=(${text.slice(start, statement.end)});`);
+    cut.push([start, statement.end]);
+  }
+  if (moved.length === 0) {
+    // A start that compiles them lazily, as before: slower, never wrong.
+    console.warn(`eager-functions: no function of the main job found; dist/${file} left as built`);
+    return;
+  }
+  console.log(
+    `eager-functions: ${moved.length} of ${called.size} functions the main job compiled (dist/${file})`,
+  );
+  let out = text;
+  for (const [start, end] of cut.sort((a, b) => b[0] - a[0]))
+    out = out.slice(0, start) + out.slice(end);
+  // After the first line (the banner: the "use strict" directive and __importMetaUrl).
+  const firstLine = out.indexOf("\n") + 1;
+  out = out.slice(0, firstLine) + moved.join("") + "\n" + out.slice(firstLine);
+  writeFileSync(bundle, out);
 }
-const text = readFileSync(bundle, "utf8");
-const source = ts.createSourceFile(bundle, text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.JS);
-const moved = [];
-const cut = [];
-for (const statement of source.statements) {
-  if (!ts.isFunctionDeclaration(statement) || !statement.name || !statement.body) continue;
-  if (!called.has(statement.end)) continue;
-  const start = statement.getStart(source);
-  moved.push(`var ${statement.name.text}=(${text.slice(start, statement.end)});`);
-  cut.push([start, statement.end]);
-}
-if (moved.length === 0) {
-  // A start that compiles them lazily, as before: slower, never wrong.
-  console.warn("eager-functions: no function of the main job found; dist/bundle.cjs left as built");
-  process.exit(0);
-}
-console.log(`eager-functions: ${moved.length} of ${called.size} functions the main job compiled`);
-let out = text;
-for (const [start, end] of cut.sort((a, b) => b[0] - a[0]))
-  out = out.slice(0, start) + out.slice(end);
-// After the first line (the banner: the "use strict" directive and __importMetaUrl).
-const firstLine = out.indexOf("\n") + 1;
-out = out.slice(0, firstLine) + moved.join("") + "\n" + out.slice(firstLine);
-writeFileSync(bundle, out);
+
+makeEager("search.cjs");
+makeEager("bundle.cjs");

@@ -9,7 +9,7 @@
 // declaration's hoisting would have defined it. Nothing else changes; the gain and how to
 // check it are in docs/performance.md ("Start-up").
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import ts from "typescript";
@@ -67,46 +67,107 @@ function calledFunctions(bundle, args, dir) {
   return ends;
 }
 
+/** The bundled sample as a snapshot, DIR/sample.db (false where node:sqlite is missing). */
+function sampleSnapshot(dir) {
+  const db = path.join(dir, "sample.db");
+  if (existsSync(db)) return true;
+  const [major, minor] = process.versions.node.split(".").map(Number);
+  if (major < 22 || (major === 22 && minor < 13)) return false;
+  execFileSync(
+    process.execPath,
+    [
+      path.join(root, "bin", "coverage.js"),
+      "-q",
+      "data",
+      "build",
+      path.join(root, "fixtures", "dataset.json"),
+      "-o",
+      db,
+    ],
+    { env: { ...process.env, COVERAGE_CONFIG_DIR: dir }, stdio: "ignore" },
+  );
+  return true;
+}
+
 /** Makes the top-level functions of `bundle` that the main job calls eager. */
-function makeEager(file) {
+function makeEager(file, dir) {
   const bundle = path.join(root, "dist", file);
-  const dir = mkdtempSync(path.join(os.tmpdir(), "coverage-eager-"));
-  let called;
-  try {
-    called = new Set([
-      ...calledFunctions(bundle, [...MAIN_JOB, "--json"], dir),
-      ...calledFunctions(bundle, MAIN_JOB, dir),
-    ]);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const called = new Set([
+    ...calledFunctions(bundle, [...MAIN_JOB, "--json"], dir),
+    ...calledFunctions(bundle, MAIN_JOB, dir),
+    // The one-shot search of a snapshot (the store's code), on the sample made one, where
+    // this Node has node:sqlite (22.13+; elsewhere its functions compile when called).
+    ...(sampleSnapshot(dir)
+      ? calledFunctions(
+          bundle,
+          ["--data", path.join(dir, "sample.db"), ...MAIN_JOB.slice(1), "--json"],
+          dir,
+        )
+      : []),
+  ]);
   const text = readFileSync(bundle, "utf8");
   const source = ts.createSourceFile(bundle, text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.JS);
   const moved = [];
-  const cut = [];
+  const edits = [];
   for (const statement of source.statements) {
     if (!ts.isFunctionDeclaration(statement) || !statement.name || !statement.body) continue;
     if (!called.has(statement.end)) continue;
     const start = statement.getStart(source);
     moved.push(`var ${statement.name.text}=(${text.slice(start, statement.end)});`);
-    cut.push([start, statement.end]);
+    edits.push([start, statement.end, ""]);
   }
+  // esbuild's module wrappers that ran (`__esm({"src/x.ts"() {...}})`, `__commonJS(...)`): a
+  // method of an object literal, which V8 compiles when called; as a parenthesised function
+  // it is compiled with the top level. The helpers call it as `(0, fn[name])(...)` either way.
+  let wrappers = 0;
+  const visit = (node) => {
+    if (
+      ts.isCallExpression(node) &&
+      ts.isIdentifier(node.expression) &&
+      (node.expression.text === "__esm" || node.expression.text === "__commonJS") &&
+      node.arguments.length === 1 &&
+      ts.isObjectLiteralExpression(node.arguments[0]) &&
+      node.arguments[0].properties.length === 1
+    ) {
+      const method = node.arguments[0].properties[0];
+      if (ts.isMethodDeclaration(method) && method.body && called.has(method.end)) {
+        const start = method.getStart(source);
+        const params = text.slice(method.parameters.pos - 1, method.parameters.end + 1);
+        const body = text.slice(method.body.getStart(source), method.end);
+        edits.push([
+          start,
+          method.end,
+          `${method.name.getText(source)}:(function${params}${body})`,
+        ]);
+        wrappers++;
+      }
+      return;
+    }
+    if (ts.isFunctionLike(node)) return;
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
   if (moved.length === 0) {
     // A start that compiles them lazily, as before: slower, never wrong.
     console.warn(`eager-functions: no function of the main job found; dist/${file} left as built`);
     return;
   }
   console.log(
-    `eager-functions: ${moved.length} of ${called.size} functions the main job compiled (dist/${file})`,
+    `eager-functions: ${moved.length} functions and ${wrappers} module wrappers of ${called.size} the main job compiled (dist/${file})`,
   );
   let out = text;
-  for (const [start, end] of cut.sort((a, b) => b[0] - a[0]))
-    out = out.slice(0, start) + out.slice(end);
+  for (const [start, end, replacement] of edits.sort((a, b) => b[0] - a[0]))
+    out = out.slice(0, start) + replacement + out.slice(end);
   // After the first line (the banner: the "use strict" directive and __importMetaUrl).
   const firstLine = out.indexOf("\n") + 1;
   out = out.slice(0, firstLine) + moved.join("") + "\n" + out.slice(firstLine);
   writeFileSync(bundle, out);
 }
 
-makeEager("search.cjs");
-makeEager("bundle.cjs");
+const dir = mkdtempSync(path.join(os.tmpdir(), "coverage-eager-"));
+try {
+  makeEager("search.cjs", dir);
+  makeEager("bundle.cjs", dir);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -45,7 +45,7 @@ const day = (k) => new Date(Date.UTC(2030, 0, 1) + 7 * 86_400_000 * k).toISOStri
 const column = (header, name) => header.find((h) => h.toLowerCase() === name);
 
 /** The LCD export of week k: the base tables with weeks 2..k's new versions applied. */
-async function lcdWeek(base, k) {
+export async function lcdWeek(base, k) {
   // Which LCDs changed by week k, and how often (each at most once in 100 weeks).
   const lcd = base.get("lcd.csv");
   const idCol = column(lcd.header, "lcd_id");
@@ -76,6 +76,27 @@ async function lcdWeek(base, k) {
   return { zip: await zipOf([["current_lcd_csv.zip", await zipOf(files)]]), changed };
 }
 
+/** The served LCD tables, decoded byte for byte (latin1) so that unchanged rows stay as written. */
+export async function readLcdTables(files) {
+  const base = new Map();
+  const outer = await readZipBuffer(files.get("/exports/current_lcd.zip"));
+  for (const [name, inner] of outer) {
+    if (!name.endsWith("_csv.zip")) continue;
+    for (const [file, bytes] of await readZipBuffer(inner)) {
+      const all = parse(bytes.toString("latin1"), { relax_column_count: true });
+      const header = all[0];
+      base.set(file, {
+        header,
+        rows: all.slice(1).map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? ""]))),
+      });
+    }
+  }
+  return base;
+}
+
+/** The generated export's args (the bench's own, or a scaled one written here once). */
+export const historyExportArgs = () => exportArgs();
+
 function sizeOf(target) {
   if (!existsSync(target)) return 0;
   const info_ = statSync(target);
@@ -94,20 +115,7 @@ export async function history() {
   rmSync(DIR + "/run", { recursive: true, force: true });
   mkdirSync(path.join(DIR, "run"), { recursive: true });
   const files = await cmsFiles(exportArgs());
-  // The base LCD tables, decoded byte for byte (latin1) so that unchanged rows stay as written.
-  const base = new Map();
-  const outer = await readZipBuffer(files.get("/exports/current_lcd.zip"));
-  for (const [name, inner] of outer) {
-    if (!name.endsWith("_csv.zip")) continue;
-    for (const [file, bytes] of await readZipBuffer(inner)) {
-      const all = parse(bytes.toString("latin1"), { relax_column_count: true });
-      const header = all[0];
-      base.set(file, {
-        header,
-        rows: all.slice(1).map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? ""]))),
-      });
-    }
-  }
+  const base = await readLcdTables(files);
   const versionsOne = Number(base.get("lcd.csv").rows.length);
   const { server, url, put } = await serve(files);
   const home = path.join(DIR, "run", "data-home");

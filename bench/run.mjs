@@ -4,7 +4,8 @@
 // target. It is a measurement, not a test: it always exits 0 once it has run.
 //
 //   node bench/run.mjs [--quiet-check] [cold] [instructions] [scale] [all] [download] [load] [heavy]
-//                      [mcd] [snapshot] [mcp] [check] [edits] [pull] [history] [parquet]
+//                      [mcd] [snapshot] [mcp] [check] [edits] [pull] [history] [history-pull]
+//                      [parquet]
 //   (default: every part but instructions)
 //   --quiet-check: start-up figures measured at a 1-minute load average >= 1 are refused, not
 //   reported (bench/quiet.mjs); the load is printed beside every start-up figure either way.
@@ -61,6 +62,7 @@ import {
 } from "./lib.mjs";
 import { dataPull } from "./data-pull.mjs";
 import { history } from "./history.mjs";
+import { historyPull } from "./history-pull.mjs";
 import { refusal, underLoadCheck } from "./quiet.mjs";
 import { mcdImport } from "./mcd-import.mjs";
 
@@ -799,6 +801,7 @@ for (const [name, part] of Object.entries({
   mcd: mcdImport,
   pull: dataPull,
   history,
+  "history-pull": () => historyPull(builds),
   snapshot,
   check,
   mcp,

@@ -27,12 +27,15 @@ export async function listCatalogueIds(
 
 /**
  * A payer id that has LOBs but no linked version (so not in `/v1/payers`), found by one
- * `/v1/lobs?payer_ids=ID` (the id as typed); else undefined.
+ * `/v1/lobs` request for the id as typed and, when it has lower-case letters (`nopol`), in
+ * upper case, the ids' usual spelling; the id as the catalogue spells it, else undefined.
  */
 export async function confirmPayerByLobs(
   client: ApiClient,
   id: string,
 ): Promise<string | undefined> {
-  const page = await client.lobs(client.build.lobs({ payer_ids: [id], limit: 1 }));
-  return page.data[0]?.payer_id === id ? id : undefined;
+  const spellings = [...new Set([id, id.toUpperCase()])];
+  const page = await client.lobs(client.build.lobs({ payer_ids: spellings, limit: 1 }));
+  const found = page.data[0]?.payer_id;
+  return found !== undefined && spellings.includes(found) ? found : undefined;
 }

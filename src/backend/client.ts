@@ -34,7 +34,13 @@ import {
   type Policy,
   type PolicyUpdate,
 } from "../contract/index.js";
-import { errorFromResponse, NotFoundError, UnexpectedError, validationError } from "../errors.js";
+import {
+  errorFromResponse,
+  NotFoundError,
+  UnexpectedError,
+  UsageError,
+  validationError,
+} from "../errors.js";
 import { describeLobTypo, isLobTypo } from "../requests/lob-typos.js";
 import { describeStateTypo, isStateTypo } from "../requests/state-typos.js";
 import type { Transport } from "./transport.js";
@@ -77,6 +83,12 @@ export interface CheckResult {
 
 /** The id checked as the path parameter `policy_id` (a 422's `["path","policy_id"]`). */
 function policyIdOf(id: string): string {
+  // Said in words, not as the wire's `path.policy_id: String should have at least 1 character`.
+  if (id.trim() === "")
+    throw new UsageError(
+      "the policy id is empty",
+      "Give a version id (cms-lcd/L33718/2026-11-01) or a key (cms-lcd/L33718); `coverage search` finds them.",
+    );
   return validateInput(PolicyPathParams, { policy_id: id }, "path").policy_id;
 }
 

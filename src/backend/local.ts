@@ -3,6 +3,7 @@ import { pathToFileURL } from "node:url";
 import type { ApiRequest, ApiResponse } from "../api/request.js";
 import { hasStoredFile, resolveStoredFile, type LoadedDataset } from "../dataset/load.js";
 import { handleApiRequest, type EngineContext } from "../engine/router.js";
+import { listSeries } from "../engine/series.js";
 import type { Transport } from "./transport.js";
 
 export const LOCAL_BASE_URL = "http://local";
@@ -28,5 +29,7 @@ export function createLocalTransport(dataset: LoadedDataset, today: string): Tra
       const body = req.body === undefined ? undefined : JSON.parse(JSON.stringify(req.body));
       return handleApiRequest(ctx, { ...req, body });
     },
+    versionsOf: (key) => Promise.resolve(listSeries(dataset.db, key)),
+    ...(dataset.database ? { snapshot: dataset.database } : {}),
   };
 }

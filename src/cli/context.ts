@@ -104,8 +104,7 @@ export async function createContext(
   // While a call is pending (after ~300 ms, on a terminal): a spinner on stderr.
   const spinner = createPendingSpinner(io, settings.quiet);
   const spinning = (t: Transport): Transport => ({
-    kind: t.kind,
-    baseUrl: t.baseUrl,
+    ...t,
     send: (req) =>
       spinner.around(
         t.send(req),

@@ -3,6 +3,7 @@ import type { CommandContext, RunEnvironment } from "../cli/context.js";
 import { LOB_CATEGORIES } from "../contract/index.js";
 import type { CheckFlags } from "../requests/claim-input.js";
 import { CHECK_EXAMPLES, CHECK_HELP, CHECK_VERDICTS } from "../views/claim-verdicts.js";
+import { defaultDay } from "./api-day.js";
 import { collect, examples, listedOption, withContext } from "./shared.js";
 
 /**
@@ -14,7 +15,8 @@ async function runCheck(ctx: CommandContext, flags: CheckFlags, stdin: NodeJS.Re
   const questions = await import("../requests/claim-questions.js");
   const { listCatalogueIds } = await import("../backend/catalogue-ids.js");
   const failOn = input.checkFlags(flags);
-  const defaults = input.readDefaults(flags, flags.date ?? (await ctx.today()), ctx.inform);
+  const date = flags.date ?? (await defaultDay(ctx, flags.dryRun === true));
+  const defaults = input.readDefaults(flags, date, ctx.inform);
   const [{ format, quiet, verbose }, warn] = [ctx.settings, ctx.warn];
   const knownPayers = async () => listCatalogueIds(await ctx.client(), "payer", warn);
   const opened = await input.openClaimLines(flags, stdin, { defaults, knownPayers, warn });

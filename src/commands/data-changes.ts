@@ -26,7 +26,7 @@ export function registerDataChanges(data: Command, run: RunEnvironment): void {
           format: ctx.settings.format,
           io: ctx.io,
           rows: answer.changes.map(flattenChange),
-          renderTable: () => renderChanges(answer.changes, answer.as_of),
+          renderTable: () => renderChanges(answer.changes, answer.as_of, answer.future_retirements),
         });
       }),
     );

@@ -49,7 +49,7 @@ export function registerDiff(program: Command, run: RunEnvironment): void {
         const { diffPolicies } = await import("../views/policy-diff.js");
         const diff = diffPolicies(older!, newer!);
         const { findCmsRevisions } = await import("../pull/revision-notes.js");
-        const revisions = await findCmsRevisions(ctx.settings.backend, [older!, newer!]);
+        const revisions = findCmsRevisions(client.transport, [older!, newer!]);
         if (revisions.size)
           diff.cms_revision = {
             old: revisions.get(older!.policy_id) ?? null,

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { RunEnvironment } from "../cli/context.js";
+import { withPlainSummary } from "../domain/plain-text.js";
 import { writeRecord } from "../output/record.js";
 import { stripControls } from "../output/terminal.js";
 import { buildProbeBody } from "../views/find-versions.js";
@@ -64,12 +65,23 @@ export function registerPolicy(program: Command, run: RunEnvironment): void {
           return;
         }
         const today = await ctx.today();
+        // On a pulled snapshot: the day CMS says the document retires, for the version then open.
+        const { findCmsRetirement } = await import("../pull/revision-notes.js");
+        const retires = findCmsRetirement(
+          client.transport,
+          splitPolicyId(detail.policy_id)?.key ?? "",
+        );
+        const retiresOn =
+          retires && (detail.effective_to_date === null || detail.effective_to_date > retires)
+            ? retires
+            : null;
         // Loaded here: the markdown renderer (marked-terminal) costs ~150 ms at startup.
         const { renderPolicyView } = await import("../output/policy-view.js");
         await writeRecord(detail, {
           format: ctx.settings.format,
           io: ctx.io,
-          renderTable: () => renderPolicyView(detail, ctx.io, today),
+          rows: [ctx.settings.format === "csv" ? withPlainSummary(detail) : detail],
+          renderTable: () => renderPolicyView(detail, ctx.io, today, retiresOn),
         });
       }),
     );

@@ -64,7 +64,7 @@ export function registerUpdates(program: Command, run: RunEnvironment): void {
           ? async (client, page) => {
               const done = classify ? await classify(client, page) : page;
               const { addCmsReasons } = await import("../pull/revision-notes.js");
-              return { ...done, data: await addCmsReasons(ctx.settings.backend, done.data) };
+              return { ...done, data: addCmsReasons(client.transport, done.data) };
             }
           : classify;
         return runListCommand(ctx, {
@@ -81,7 +81,7 @@ export function registerUpdates(program: Command, run: RunEnvironment): void {
             renderTable: async (items) =>
               (await import("../output/updates-view.js")).renderUpdatesTable(items, ctx.io, fields),
             moreHint: (next) => `More updates: add --offset ${next}, or --all for every page.`,
-            emptyMessage: `No new or updated policies in the last ${opts.days ?? 30} days${narrowing ? " that match" : ""}.`,
+            emptyMessage: `No new or updated policies in the last ${opts.days ?? 30} day${Number(opts.days ?? 30) === 1 ? "" : "s"}${narrowing ? " that match" : ""}.`,
             csvColumns: UPDATE_CSV_COLUMNS,
           }),
         });

@@ -55,9 +55,14 @@ export function registerVersions(program: Command, run: RunEnvironment): void {
         const detail = fetch.createDetailCache(client);
         const details = await fetch.mapLimited(found, (v) => detail(v.policy_id));
         const { buildVersionsReport, flattenVersions } = await import("../views/versions.js");
-        const { findCmsRevisions } = await import("../pull/revision-notes.js");
-        const revisions = await findCmsRevisions(ctx.settings.backend, details);
-        const report = buildVersionsReport(key, details, await ctx.today(), revisions);
+        const notes = await import("../pull/revision-notes.js");
+        const report = buildVersionsReport(
+          key,
+          details,
+          await ctx.today(),
+          notes.findCmsRevisions(client.transport, details),
+          notes.findCmsRetirement(client.transport, key),
+        );
         const { writeView } = await import("../output/view-output.js");
         await writeView(report, {
           format: ctx.settings.format,

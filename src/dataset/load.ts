@@ -1,3 +1,4 @@
+import type { DatabaseSync } from "node:sqlite";
 import { constants as bufferConstants, isUtf8 } from "node:buffer";
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
@@ -22,6 +23,8 @@ export interface LoadedDataset {
   file: string;
   /** Folder that the dataset's file paths are relative to. */
   dir: string;
+  /** A snapshot's open database (read-only), for tables beside the catalogue. */
+  database?: DatabaseSync;
 }
 
 // This file's folder: dist/ in the built CLI; src/dataset/ from the sources (tsx, tests).

@@ -44,3 +44,8 @@ export function markupToText(text: string): string {
     .replace(/\s+/g, " ")
     .trim();
 }
+
+/** A record with its `summary` as plain text, as CSV gives it (cli.md, "CSV for spreadsheets"). */
+export function withPlainSummary<T extends { summary: string | null }>(record: T): T {
+  return record.summary === null ? record : { ...record, summary: markupToText(record.summary) };
+}

@@ -4,6 +4,7 @@ import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { AttemptTimeout, isTimeout, networkError } from "../backend/http-errors.js";
 import { redactUrl } from "../backend/http-redact.js";
+import type { Dispatcher } from "../backend/undici.js";
 import { resolveProxy, buildProxyOptions } from "../backend/proxy.js";
 import {
   errorFromFileResponse,
@@ -62,6 +63,16 @@ async function openFile(url: string): Promise<DownloadSource> {
   return { stream, size, close: async () => void stream.destroy(), status: 200, headers: {} };
 }
 
+/** What undici's refusal of a redirect means, in our words; undefined for other errors. */
+function badRedirect(message: string): string | undefined {
+  if (/redirect loop/i.test(message))
+    return "redirects in a loop (it sends the request back to an address it already sent it to)";
+  // undici checks a redirect's target before connecting: a file:, ftp: or data: Location.
+  if (/invalid url protocol/i.test(message))
+    return "redirected to an address that is not http or https; nothing was read from it";
+  return undefined;
+}
+
 /**
  * Opens the link's bytes: `file://` from the local engine, `http(s)://` with undici (proxies
  * from the environment, redirects followed). No API key and no other credential is sent: the
@@ -100,9 +111,18 @@ export async function openSource(url: string, options: SourceOptions): Promise<D
   // do not cover a proxy that never answers); the body then has undici's idle timeout.
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(new AttemptTimeout()), timeoutMs);
+  // The address of the last hop sent: a redirect's target that fails is named, not the link's
+  // first host (undici follows redirects inside; this interceptor sits below it, sees each).
+  let hop = parsed;
+  const recordHop =
+    (dispatch: Dispatcher["dispatch"]): Dispatcher["dispatch"] =>
+    (opts, handler) => {
+      if (opts.origin !== undefined) hop = new URL(opts.path, opts.origin);
+      return dispatch(opts, handler);
+    };
   try {
     const res = await request(url, {
-      dispatcher: agent.compose(redirect({ maxRedirections: MAX_REDIRECTS })),
+      dispatcher: agent.compose(recordHop, redirect({ maxRedirections: MAX_REDIRECTS })),
       method: "GET",
       headers: { ...options.headers, "user-agent": "coverage-cli" },
       // 1 MiB buffers: undici's 64 KiB default halves throughput on large files (bench/).
@@ -131,12 +151,23 @@ export async function openSource(url: string, options: SourceOptions): Promise<D
     log((err as { code?: string }).code ?? "error");
     const failed = networkError(err, {
       method: "GET",
-      url: shown,
-      origin: parsed.origin,
+      url: hop.href === parsed.href ? shown : `${redactUrl(hop.href)} (redirected from ${shown})`,
+      origin: hop.origin,
       timeoutMs,
       retries: 0,
       proxy: via === undefined ? undefined : redactUrl(via),
     });
+    // undici's words for it speak of "cross-origin" and Agents: the host was reached, and it
+    // sent the client round in a circle (findings reliability-2 P1).
+    const redirected = err instanceof Error ? badRedirect(err.message) : undefined;
+    if (redirected)
+      throw Object.assign(
+        new UnexpectedError(
+          `GET ${shown}: the host ${redirected}`,
+          "The host is misconfigured, or in the middle of a change: try again later. Nothing was saved.",
+        ),
+        { cause: err },
+      );
     // The generic advice is about --api-url; the file host is another server.
     const thrown =
       isTimeout(err) || via !== undefined

@@ -15,6 +15,11 @@ export const INPUT_LIMITS = {
   queryChars: 4000,
   /** The largest `offset` (a page past it holds nothing anyway). */
   offset: 1_000_000,
+  /**
+   * A claim line's units of service: a billion is an answer; beyond, no claim line (a day's
+   * total of 100 lines stays an exact number, far below 2^53).
+   */
+  units: 1_000_000_000,
 } as const;
 
 /**

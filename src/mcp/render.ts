@@ -13,6 +13,7 @@ import { describeApplicability } from "../views/coverage-summary.js";
 import type { Matrix } from "../views/matrix.js";
 import type { PolicyDiff } from "../views/policy-diff.js";
 import type { VersionsReport } from "../views/versions.js";
+import { describeRetirement } from "../domain/retirement.js";
 
 /** What a rendering may need beside the answer: the day statuses are read on, the search's shape. */
 export interface RenderContext {
@@ -107,7 +108,8 @@ function renderVersions(r: VersionsReport): string[] {
           : ": first version") +
         (v.cms_revision
           ? `; CMS: ${[v.cms_revision.revision_date, v.cms_revision.reason ?? v.cms_revision.explanation].filter(Boolean).join(" ")}`
-          : ""),
+          : "") +
+        (v.cms_retires_on ? `; ${describeRetirement(v.cms_retires_on)}` : ""),
     ),
   ];
 }

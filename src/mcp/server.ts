@@ -1,4 +1,5 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import * as z from "zod";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { maskSecrets } from "../backend/http-redact.js";
 import { stripControls } from "../output/terminal.js";
@@ -57,7 +58,8 @@ export function createCoverageServer(options: McpOptions): McpServer {
       {
         title: spec.title,
         description: spec.description,
-        inputSchema: spec.input,
+        // Strict: a field no tool has (`exact_state`, `state` for `states`) is refused, not dropped.
+        inputSchema: z.strictObject(spec.input),
         outputSchema: spec.output,
         annotations: { readOnlyHint: true, openWorldHint: false, idempotentHint: true },
       },

@@ -52,6 +52,14 @@ const States = () =>
     .describe(
       "two-letter state codes, upper case; CA, NY and MO bring Medicare's sub-state jurisdictions (NF, SF; DN, QN, UN; EM, WM), and each of those brings its state (a statewide policy applies in its parts); nationwide scopes always count",
     );
+/** `--exact-state`: the states as given, without Medicare's sub-state jurisdictions or their state. */
+const ExactState = () =>
+  z
+    .boolean()
+    .optional()
+    .describe(
+      "true: the states exactly as given (CA without NF and SF; NF without CA); default false",
+    );
 /** A LOB category; a typo gets the closest ("did you mean medicaid?"), as the CLI's. */
 const LobCategory = () =>
   z.enum(LOB_CATEGORIES, { error: (issue) => describeLobTypo(String(issue.input)) });
@@ -70,6 +78,13 @@ const Codes = () =>
     .refine((codes) => countCodes(codes) <= MAX.codes, {
       message: `at most ${MAX.codes} codes in all (a comma inside a string counts as another)`,
     });
+// Whole units, 0 to MAX.units: one message for a fraction, a negative or an absurd number.
+const UNITS_RANGE = `a whole number from 0 to ${MAX.units.toLocaleString("en-US")}`;
+const Units = () =>
+  z
+    .int({ error: `units must be ${UNITS_RANGE}` })
+    .min(0, { error: `units must be ${UNITS_RANGE}` })
+    .max(MAX.units, { error: `units must be ${UNITS_RANGE}` });
 const Day = (what: string) => IsoDate.describe(`${what}, YYYY-MM-DD`);
 const Limit = () =>
   z
@@ -102,12 +117,14 @@ const str = (v: unknown) => v as string;
 const codeOnADay = () => ({
   code: Code(),
   states: States().optional(),
+  exact_state: ExactState(),
   lobs: Lobs().optional(),
   payers: Payers().optional(),
   effective_on: Day("the day to look at (default: today)").optional(),
 });
 const scopeFlags = (i: Record<string, unknown>) => [
   ...flag("state", i.states),
+  ...flag("exact-state", i.exact_state),
   ...flag("lob", i.lobs),
   ...flag("payer", i.payers),
   ...flag("effective-on", i.effective_on),
@@ -147,6 +164,7 @@ export function defineTools(): ToolSpec[] {
         payers: Payers().optional(),
         lobs: Lobs().optional(),
         states: States().optional(),
+        exact_state: ExactState(),
         effective_on: Day("in effect on this day").optional(),
         retired: z
           .boolean()
@@ -167,6 +185,7 @@ export function defineTools(): ToolSpec[] {
           ...flag("payer", i.payers),
           ...flag("lob", i.lobs),
           ...flag("state", i.states),
+          ...flag("exact-state", i.exact_state),
           ...flag("effective-on", i.effective_on),
           ...(i.retired === undefined ? [] : [i.retired ? "--retired" : "--no-retired"]),
           ...flag("limit", i.limit),
@@ -349,20 +368,19 @@ export function defineTools(): ToolSpec[] {
           .describe(
             "the patient's state, upper case; CA, NY and MO bring Medicare's sub-state jurisdictions, and a sub-state code (NF) brings its state (CA)",
           ),
+        exact_state: ExactState(),
         lob: LobCategory().optional().describe("the line-of-business category"),
         payer: z.string().min(1).max(MAX.idChars).optional().describe("the payer id (list_payers)"),
         date: Day("the date of service (default: today)").optional(),
-        units: z
-          .int()
-          .min(0)
+        units: Units()
           .optional()
-          .describe("units of service (default 1); over the MUE is a row"),
+          .describe(`units of service, ${UNITS_RANGE} (default 1); over the MUE is a row`),
         modifiers: Modifiers().optional().describe("the line's modifiers (59, XS, RT)"),
         other_lines: z
           .array(
             z.object({
               procedure: Code().describe("another procedure of the same claim"),
-              units: z.int().min(0).optional(),
+              units: Units().optional(),
               modifiers: Modifiers().optional(),
             }),
           )
@@ -384,6 +402,7 @@ export function defineTools(): ToolSpec[] {
             ]
           : ["--input", "-"]),
         ...flag("state", i.state),
+        ...flag("exact-state", i.exact_state),
         ...flag("lob", i.lob),
         ...flag("payer", i.payer),
         ...flag("date", i.date),
@@ -438,7 +457,10 @@ export function defineTools(): ToolSpec[] {
           .array(StateCode())
           .max(STATE_CODES.length)
           .optional()
-          .describe("state or jurisdiction codes, upper case (exact match)"),
+          .describe(
+            "state or jurisdiction codes, upper case, matched to a LOB's own state; CA brings NF and SF, NF brings CA",
+          ),
+        exact_state: ExactState(),
         limit: Limit().optional(),
         offset: Offset().optional(),
       },
@@ -448,6 +470,7 @@ export function defineTools(): ToolSpec[] {
         ...flag("lob", i.lobs),
         ...flag("payer", i.payers),
         ...flag("state", i.states),
+        ...flag("exact-state", i.exact_state),
         ...flag("limit", i.limit),
         ...flag("offset", i.offset),
       ],

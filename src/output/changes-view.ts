@@ -1,12 +1,19 @@
+import { describeRetirement } from "../domain/retirement.js";
 import type { DocumentChange } from "../snapshot/change-table.js";
+import type { FutureRetirement } from "../snapshot/cms-record-table.js";
+import { stripControls } from "./terminal.js";
 
 const link = (l: DocumentChange["codes_gained"][number]) => `${l.code_system}:${l.code}`;
 
 /** `data changes` as text: a line per document, its versions, code links gained and lost. */
-export function renderChanges(changes: readonly DocumentChange[], asOf: string | null): string {
-  if (!changes.length)
-    return `No changes recorded${asOf ? ` (the snapshot is as of ${asOf})` : ""}.`;
+export function renderChanges(
+  changes: readonly DocumentChange[],
+  asOf: string | null,
+  retirements: readonly FutureRetirement[] = [],
+): string {
   const lines: string[] = [];
+  if (!changes.length)
+    lines.push(`No changes recorded${asOf ? ` (the snapshot is as of ${asOf})` : ""}.`);
   for (const c of changes) {
     const versions =
       c.change === "new"
@@ -24,6 +31,13 @@ export function renderChanges(changes: readonly DocumentChange[], asOf: string |
       );
     if (c.reason) lines.push(`    reason: ${c.reason}`);
     if (c.note) lines.push(`    note: ${c.note}`);
+  }
+  if (retirements.length) {
+    lines.push("", `Retirements CMS has announced (${retirements.length}):`);
+    for (const r of retirements)
+      lines.push(
+        `  ${stripControls(r.policy_number ?? r.id)}  ${stripControls(r.title ?? "(not in the snapshot)")}: ${describeRetirement(r.retire_on)}`,
+      );
   }
   return lines.join("\n");
 }

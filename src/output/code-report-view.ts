@@ -42,7 +42,12 @@ export function renderCodeHeading(
  * unless the terminal is narrower than the id), then one line per payer with its own scopes,
  * wrapped under it. Titles are in --json and csv.
  */
-function renderPolicyLines(p: CodePolicyRow, io: ViewIo, today: string): string {
+function renderPolicyLines(
+  p: CodePolicyRow,
+  io: ViewIo,
+  today: string,
+  day: string | null,
+): string {
   const id = stripControls(p.policy_id);
   const dates = describeStatusDates(p, today);
   const when = `${styleStatus(io, p.status)}  ${io.chalk.dim(dates)}`;
@@ -51,7 +56,8 @@ function renderPolicyLines(p: CodePolicyRow, io: ViewIo, today: string): string 
   const together = 2 + id.length + 2 + whenWidth <= io.columns;
   const lines = p.payer_scopes.length
     ? p.payer_scopes.map((s) => `${stripControls(s.payer_name)}: ${stripControls(s.scope)}`)
-    : ["-"];
+    : // A version in effect whose links are not (one that starts later): said, not a bare dash.
+      [day ? `no payer's scope in effect on ${day}` : "no payer's scope"];
   const detail = lines
     .flatMap((l) => wrapText(l, Math.max(20, io.columns - 4), 2).split("\n"))
     .map((l) => `    ${l}`);
@@ -70,7 +76,7 @@ export function renderCodeReport(r: CodeReport, io: ViewIo, today: string): stri
     if (g.policies.length === 0) continue;
     any = true;
     out.push(io.chalk.bold(`${TITLES[g.relationship]} (${g.policies.length})`));
-    out.push(...g.policies.map((p) => renderPolicyLines(p, io, today)), "");
+    out.push(...g.policies.map((p) => renderPolicyLines(p, io, today, r.effective_on)), "");
   }
   // Piped, stderr says it (writeView): once, not in the data as well (finding N11).
   if (!any && io.stdoutIsTTY !== false) out.push(io.chalk.dim("No policy lists this code."), "");

@@ -1,5 +1,6 @@
 import type { CodeEntry, PolicyDiff, ScopeEntry } from "../views/policy-diff.js";
 import type { VersionsReport } from "../views/versions.js";
+import { describeRetirement } from "../domain/retirement.js";
 import { describeStep } from "../views/versions.js";
 import { styleStatus } from "./policies.js";
 import { renderTable, wrapText, type Column } from "./table.js";
@@ -146,6 +147,9 @@ export function renderVersions(r: VersionsReport, io: ViewIo): string {
     io.chalk.dim(
       `${r.versions.length} version${r.versions.length === 1 ? "" : "s"}; see one step with \`coverage diff OLD_ID NEW_ID\``,
     ),
+    ...r.versions
+      .filter((v) => v.cms_retires_on)
+      .map((v) => `${stripControls(v.policy_id)} ${describeRetirement(v.cms_retires_on!)}`),
     "",
     renderTable(columns, r.versions, io),
   ].join("\n");

@@ -4,6 +4,7 @@ import type {
   PolicyDetail,
   Relationship,
 } from "../contract/index.js";
+import { describeRetirement } from "../domain/retirement.js";
 import { pairScopes } from "../domain/scopes.js";
 import { describeStatusDates, versionStatus, type VersionStatus } from "../domain/status.js";
 import { renderMarkdown } from "./markdown.js";
@@ -25,11 +26,18 @@ export function describePeriod(from: string, to: string | null): string {
   return to ? `${from} until ${to}` : `from ${from}`;
 }
 
-function fields(detail: PolicyDetail, status: VersionStatus, today: string, io: ViewIo): string {
+function fields(
+  detail: PolicyDetail,
+  status: VersionStatus,
+  today: string,
+  io: ViewIo,
+  retiresOn: string | null,
+): string {
   const rows: Array<[string, string]> = [
     ["Policy ID", stripControls(detail.policy_id)],
     ["Number", stripControls(detail.policy_number)],
     ["Status", `${styleStatus(io, status)} ${io.chalk.dim(describeStatusDates(detail, today))}`],
+    ...(retiresOn ? [["Retirement", describeRetirement(retiresOn)] as [string, string]] : []),
     ["Effective", describePeriod(detail.effective_from_date, detail.effective_to_date)],
     ["File type", stripControls(detail.file_type)],
     ["Source", stripControls(detail.file_url)],
@@ -104,6 +112,7 @@ export async function renderPolicyView(
   detail: PolicyDetail,
   io: ViewIo,
   today: string,
+  retiresOn: string | null = null,
 ): Promise<string> {
   const status = versionStatus(detail, today);
   const criteria =
@@ -114,7 +123,7 @@ export async function renderPolicyView(
   return [
     io.chalk.bold(stripControls(detail.title)),
     "",
-    fields(detail, status, today, io),
+    fields(detail, status, today, io, retiresOn),
     "",
     // The API's summary, as plain text (finding 28: the detail showed none).
     ...(summary ? [io.chalk.bold("Summary"), wrapText(summary, io.columns), ""] : []),

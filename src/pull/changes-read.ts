@@ -4,6 +4,7 @@ import { resolveDataDir } from "../dataset/data-dir.js";
 import { addDays } from "../engine/time.js";
 import { UsageError } from "../errors.js";
 import { readChanges, type DocumentChange } from "../snapshot/change-table.js";
+import { listFutureRetirements, type FutureRetirement } from "../snapshot/cms-record-table.js";
 import { openSnapshotDatabase } from "../snapshot/store.js";
 import { MEDICARE_NAME } from "./summary.js";
 
@@ -12,6 +13,8 @@ export interface ChangesAnswer {
   as_of: string | null;
   since: string | null;
   changes: DocumentChange[];
+  /** The retirements CMS has announced in the latest export (its future-retire tables). */
+  future_retirements: FutureRetirement[];
 }
 
 /** The changes the pulls of `medicare.db` (the data folder's) recorded, on or after `since`. */
@@ -48,7 +51,12 @@ export async function readPulledChanges(
     // Counted from the snapshot's own date (the export's), not the machine's.
     const from =
       back !== undefined ? addDays(asOf ?? new Date().toISOString().slice(0, 10), -back) : since;
-    return { as_of: asOf, since: from ?? null, changes: readChanges(db, from) };
+    return {
+      as_of: asOf,
+      since: from ?? null,
+      changes: readChanges(db, from),
+      future_retirements: listFutureRetirements(db),
+    };
   } finally {
     db.close();
   }

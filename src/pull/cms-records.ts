@@ -12,7 +12,7 @@ export function cmsDay(value: string): string | null {
   return us ? `${us[3]}-${us[1]!.padStart(2, "0")}-${us[2]!.padStart(2, "0")}` : null;
 }
 
-function plainText(html: string): string {
+function plainText(html: string, max = EXPLANATION_CHARS): string {
   const text = html
     .replace(/<[^>]*>/g, " ")
     .replace(/&nbsp;/gi, " ")
@@ -21,7 +21,20 @@ function plainText(html: string): string {
     .replace(/&gt;/gi, ">")
     .replace(/\s+/g, " ")
     .trim();
-  return text.length > EXPLANATION_CHARS ? `${text.slice(0, EXPLANATION_CHARS - 1)}…` : text;
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/**
+ * The newest entry of an NCD's revision history (`ncd_trkg.rev_hstry`): HTML paragraphs, newest
+ * first, each `MM/YYYY - what changed ...`. Its month as `YYYY-MM` (CMS gives no day) and its
+ * words; undefined when no entry has that form (some rows hold only a link).
+ */
+export function latestNcdRevision(html: string): { date: string; text: string } | undefined {
+  for (const chunk of html.split(/<\/p>|<br\s*\/?>/i)) {
+    const m = /^(\d{1,2})\/(\d{4})\s*-\s*(.+)$/s.exec(plainText(chunk, Infinity));
+    if (m) return { date: `${m[2]}-${m[1]!.padStart(2, "0")}`, text: plainText(m[3]!) };
+  }
+  return undefined;
 }
 
 /**
@@ -29,13 +42,15 @@ function plainText(html: string): string {
  * (docs/data.md "CMS's revision records"): `reason_change_lookup` + `lcd_x_reason_change`
  * (why an LCD version changed), `lcd_x_revision_history` / `article_x_revision_history` (the
  * revision's date and explanation: the highest `rev_hist_num` of a version is its own), and
- * `lcd_future_retire` / `article_future_retire`.
+ * `lcd_future_retire` / `article_future_retire`, and the newest entry of each NCD's revision
+ * history (`ncd_trkg.rev_hstry`, read in the import's own pass over `ncd_trkg`).
  */
 export class CmsRecords {
   readonly #lookup = new Map<string, string>();
   readonly #reasons = new Map<string, Array<[string, string]>>();
   readonly #history = new Map<string, { num: number; date: string | null; text: string }>();
   readonly #retire = new Map<string, string>();
+  readonly #ncd = new Map<string, { date: string; text: string }>();
 
   /** The importer's readers, by table (importMcd's `alsoRead`); lookup first. */
   readers(): Record<string, (row: Row) => void> {
@@ -69,6 +84,15 @@ export class CmsRecords {
       },
       "lcd_x_revision_history.csv": history("L", "lcd_id", "lcd_version"),
       "article_x_revision_history.csv": history("A", "article_id", "article_version"),
+      "ncd_trkg.csv": (row) => {
+        const section = row.get("ncd_mnl_sect").trim();
+        const version = row.get("ncd_vrsn_num").trim();
+        const latest =
+          section && !section.includes("/") && version
+            ? latestNcdRevision(row.get("rev_hstry"))
+            : undefined;
+        if (latest) this.#ncd.set(`cms-ncd/${section}|${version}`, latest);
+      },
       "lcd_future_retire.csv": (row) => this.#retireOn(`cms-lcd/L${row.get("lcd_id").trim()}`, row),
       "article_future_retire.csv": (row) =>
         this.#retireOn(`cms-article/A${row.get("article_id").trim()}`, row),
@@ -83,6 +107,10 @@ export class CmsRecords {
   /** A note per version CMS gave a reason or a revision history for. */
   notes(): RevisionNote[] {
     const out: RevisionNote[] = [];
+    for (const [k, { date, text }] of this.#ncd) {
+      const [series = "", cms_version = ""] = k.split("|");
+      out.push({ series, cms_version, revision_date: date, reason: null, explanation: text });
+    }
     for (const k of new Set([...this.#reasons.keys(), ...this.#history.keys()])) {
       const [series = "", cms_version = ""] = k.split("|");
       const reasons = [

@@ -11,6 +11,11 @@ import { policyOf } from "../snapshot/export.js";
 import { readChanges, writeChanges, type DocumentChange } from "../snapshot/change-table.js";
 import { readRevisionNotes, writeCmsRecords } from "../snapshot/cms-record-table.js";
 import { carryRuleTables } from "../snapshot/carry-rules.js";
+import {
+  hasFingerprints,
+  writeFingerprints,
+  type Fingerprint,
+} from "../snapshot/fingerprint-table.js";
 import { CmsRecords } from "./cms-records.js";
 import { cmsVersionOf, seriesOf } from "./series.js";
 
@@ -64,12 +69,45 @@ function linksNotIn(after: readonly CodeLink[], before: readonly CodeLink[]): Li
   return [...out].map(keyLink);
 }
 
-interface Known {
-  policy: DatasetPolicy;
-  /** Title, summary, criteria and text file as hashes of their plain words. */
-  text: string;
-  /** Code links with their categories (as plain words), sorted. */
-  codes: string;
+/** A hash of a long string (the fingerprints keep hashes, not the words). */
+const hashOf = (text: string) => createHash("sha1").update(text).digest("base64");
+
+/**
+ * What "alters no text" and "the same code links" compare (fingerprint-table.ts): the hashes of
+ * title, summary, criteria and text file (`textHash`, the stored file's), and the code links
+ * with their categories as plain words, sorted.
+ */
+export function fingerprintOf(policy: DatasetPolicy, textHash: string): Fingerprint {
+  const text = hashOf(
+    [
+      ...[policy.title, policy.summary, policy.criteria_text].map((t) => wordsHash(t)),
+      textHash,
+    ].join("\u0001"),
+  );
+  // A group's category is the same words for each of its codes: made plain once.
+  const plain = new Map<string | null | undefined, string>();
+  const words = (c: string | null | undefined) => {
+    let w = plain.get(c);
+    if (w === undefined) plain.set(c, (w = plainWords(c)));
+    return w;
+  };
+  const codes = hashOf(
+    policy.codes
+      .map((c) => `${linkKey(c)}\u0000${words(c.category)}`)
+      .sort()
+      .join("\u0001"),
+  );
+  return { text, codes };
+}
+
+/** An earlier version: what the comparison needs, and the whole record when it is asked for. */
+interface Known extends Fingerprint {
+  policy_id: string;
+  effective_from_date: string;
+  effective_to_date: string | null;
+  file_url: string;
+  /** The version as the previous snapshot holds it (read on first use: a change's detail). */
+  full: () => DatasetPolicy;
 }
 
 /**
@@ -86,6 +124,10 @@ export class HistorySink implements DatasetSink, TextFileStore {
   readonly #oldVersions: StatementSync;
   readonly #oldLinks: StatementSync;
   readonly #oldCodes: StatementSync;
+  /** The previous snapshot's versions of a series with their fingerprints (null: it has none). */
+  readonly #oldPrints: StatementSync | null;
+  /** The fingerprint of each version the new snapshot holds, by policy id. */
+  readonly #prints = new Map<string, Fingerprint>();
   /** A hash of the plain words of each file the import stored, by its path (not the words: memory). */
   readonly #texts = new Map<string, string>();
   readonly #storedNames = new Set<string>();
@@ -110,6 +152,13 @@ export class HistorySink implements DatasetSink, TextFileStore {
       'SELECT lob_id, "from", "to" FROM applicability WHERE version = ? ORDER BY seq',
     );
     this.#oldCodes = db.prepare("SELECT code_links FROM version_code_links WHERE version = ?");
+    this.#oldPrints = hasFingerprints(db)
+      ? db.prepare(
+          `SELECT v.seq, v.policy_id, v.effective_from_date, v.effective_to_date, v.file_url, f.text, f.codes
+           FROM version v LEFT JOIN version_fingerprint f ON f.policy_id = v.policy_id
+           WHERE v.series = ? ORDER BY v.effective_from_date, v.policy_id`,
+        )
+      : null;
   }
 
   /** Rows of Medicare rule tables copied from the previous snapshot (null: it had none). */
@@ -150,28 +199,46 @@ export class HistorySink implements DatasetSink, TextFileStore {
     }
   }
 
-  #known(policy: DatasetPolicy, fromOld: boolean): Known {
-    const text = [
-      ...[policy.title, policy.summary, policy.criteria_text].map((t) => wordsHash(t)),
-      this.#textOf(policy.files?.text, fromOld),
-    ].join("\u0001");
-    const codes = policy.codes
-      .map((c) => `${linkKey(c)}\u0000${plainWords(c.category)}`)
-      .sort()
-      .join("\u0001");
-    return { policy, text, codes };
+  #readOldPolicy(row: Record<string, unknown>): DatasetPolicy {
+    const links = this.#oldLinks.all(row.seq as number);
+    const packed = this.#oldCodes.get(row.seq as number)?.code_links as string;
+    return policyOf(row as never, links, packed ?? "[]") as unknown as DatasetPolicy;
   }
 
   #readOldPolicies(series: string): DatasetPolicy[] {
-    return this.#oldVersions.all(series).map((row) => {
-      const links = this.#oldLinks.all(row.seq as number);
-      const packed = this.#oldCodes.get(row.seq as number)?.code_links as string;
-      return policyOf(row, links, packed ?? "[]") as unknown as DatasetPolicy;
-    });
+    return this.#oldVersions.all(series).map((row) => this.#readOldPolicy(row));
+  }
+
+  /** An old version compared from its own rows and text file (a snapshot without fingerprints). */
+  #knownFromRows(policy: DatasetPolicy): Known {
+    const print = fingerprintOf(policy, this.#textOf(policy.files?.text, true));
+    return { ...policy, ...print, full: () => policy };
   }
 
   #readOld(series: string): Known[] {
-    return this.#readOldPolicies(series).map((p) => this.#known(p, true));
+    if (!this.#oldPrints) return this.#readOldPolicies(series).map((p) => this.#knownFromRows(p));
+    return this.#oldPrints.all(series).map((row) => {
+      if (row.text === null) {
+        const [policy] = this.#readOldPolicies(series).filter((p) => p.policy_id === row.policy_id);
+        return this.#knownFromRows(policy!);
+      }
+      let policy: DatasetPolicy | undefined;
+      const full = () =>
+        (policy ??= this.#readOldPolicy(
+          this.#options.previous
+            .prepare("SELECT * FROM version WHERE seq = ?")
+            .get(row.seq as number) as Record<string, unknown>,
+        ));
+      return {
+        policy_id: row.policy_id as string,
+        effective_from_date: row.effective_from_date as string,
+        effective_to_date: (row.effective_to_date as string | null) ?? null,
+        file_url: row.file_url as string,
+        text: row.text as string,
+        codes: row.codes as string,
+        full,
+      };
+    });
   }
 
   #record(
@@ -203,35 +270,34 @@ export class HistorySink implements DatasetSink, TextFileStore {
     const olds = this.#readOld(series);
     const froms = this.#seen.get(series) ?? [];
     this.#seen.set(series, froms);
-    const now = this.#known(policy, false);
+    const now = fingerprintOf(policy, this.#textOf(policy.files?.text, false));
     // The export's id, or a later version kept under it as `<id>~N` by an earlier pull.
     const sameId = (o: Known) =>
-      o.policy.policy_id === policy.policy_id ||
-      o.policy.policy_id.startsWith(`${policy.policy_id}~`);
+      o.policy_id === policy.policy_id || o.policy_id.startsWith(`${policy.policy_id}~`);
     const unchanged = olds.find((o) => sameId(o) && o.text === now.text && o.codes === now.codes);
-    const same = unchanged ?? olds.find((o) => o.policy.policy_id === policy.policy_id);
+    const same = unchanged ?? olds.find((o) => o.policy_id === policy.policy_id);
     if (unchanged && same) {
-      policy = { ...policy, policy_id: same.policy.policy_id };
+      policy = { ...policy, policy_id: same.policy_id };
       // No revision (markup, white space, or what the model does not keep): the export's
       // record replaces the old one. An end date CMS gives it now retires the document; one
       // taken away puts it back in effect; one moved (CMS's date for a retirement the pull
       // had dated) is no change of the document.
-      this.#matched.add(same.policy.policy_id);
-      const wasOpen = same.policy.effective_to_date === null;
+      this.#matched.add(same.policy_id);
+      const wasOpen = same.effective_to_date === null;
       const isOpen = policy.effective_to_date === null;
-      if (wasOpen && !isOpen) this.#record("retired", same.policy, policy);
-      else if (!wasOpen && isOpen) this.#record("revised", same.policy, policy);
-      this.#emit(policy);
+      if (wasOpen && !isOpen) this.#record("retired", same.full(), policy);
+      else if (!wasOpen && isOpen) this.#record("revised", same.full(), policy);
+      this.#emit(policy, now);
       return;
     }
     let added = policy;
     let note: string | null = null;
     if (same) {
       // A revision under the same effective date: both kept, the new one under `<id>~N`.
-      const cmsOld = cmsVersionOf(same.policy.file_url);
+      const cmsOld = cmsVersionOf(same.file_url);
       const cmsNew = cmsVersionOf(policy.file_url);
       let n = 2;
-      const taken = new Set(olds.map((o) => o.policy.policy_id));
+      const taken = new Set(olds.map((o) => o.policy_id));
       while (taken.has(`${policy.policy_id}~${n}`) || this.#ids.has(`${policy.policy_id}~${n}`))
         n++;
       added = { ...policy, policy_id: `${policy.policy_id}~${n}` };
@@ -242,28 +308,29 @@ export class HistorySink implements DatasetSink, TextFileStore {
     }
     froms.push(policy.effective_from_date);
     const before =
-      [...olds].reverse().find((o) => o.policy.effective_from_date <= policy.effective_from_date) ??
+      [...olds].reverse().find((o) => o.effective_from_date <= policy.effective_from_date) ??
       olds[olds.length - 1];
     if (!before) {
       if (!this.#reported.has(series)) this.#record("new", undefined, added);
     } else
       this.#record(
         before.text === now.text && before.codes !== now.codes ? "codes" : "revised",
-        before.policy,
+        before.full(),
         added,
         note,
       );
     this.#reported.add(series);
-    this.#emit(added);
+    this.#emit(added, now);
   }
 
-  #emit(policy: DatasetPolicy): void {
+  #emit(policy: DatasetPolicy, print: Fingerprint): void {
     this.#ids.add(policy.policy_id);
+    this.#prints.set(policy.policy_id, print);
     this.#inner.addPolicy(policy);
   }
 
   /** Carries an old version over, ended on `to` when given; its text file and LOBs with it. */
-  async #carry(old: DatasetPolicy, to: string | null): Promise<void> {
+  async #carry(old: DatasetPolicy, to: string | null, print: Fingerprint): Promise<void> {
     const policy: DatasetPolicy = { ...old };
     if (to !== null) {
       policy.effective_to_date = to;
@@ -297,7 +364,7 @@ export class HistorySink implements DatasetSink, TextFileStore {
           .get(a.lob_id);
         if (row) this.addLob(row as unknown as DatasetLob);
       }
-    this.#emit(policy);
+    this.#emit(policy, print);
   }
 
   async finish(
@@ -327,6 +394,7 @@ export class HistorySink implements DatasetSink, TextFileStore {
     for (const series of [...pending].sort()) {
       const froms = this.#seen.get(series);
       let retired: DatasetPolicy | undefined;
+      const prints = new Map(this.#readOld(series).map((k) => [k.policy_id, k]));
       for (const p of this.#readOldPolicies(series)) {
         if (this.#matched.has(p.policy_id)) continue;
         let to = p.effective_to_date;
@@ -340,7 +408,7 @@ export class HistorySink implements DatasetSink, TextFileStore {
           to = retireOn < p.effective_from_date ? p.effective_from_date : retireOn;
           retired = { ...p, effective_to_date: to };
         }
-        await this.#carry(p, to);
+        await this.#carry(p, to, prints.get(p.policy_id)!);
       }
       if (retired) this.#record("retired", retired, undefined);
     }
@@ -359,6 +427,7 @@ export class HistorySink implements DatasetSink, TextFileStore {
         own?.(out);
         writeChanges(out, [...earlier, ...this.#changes]);
         writeCmsRecords(out, notes, this.#options.records.futureRetire());
+        writeFingerprints(out, this.#prints);
       },
       // Edits, fees and prior-authorization lists are imported by hand (some only behind CMS's
       // licence page): the new snapshot keeps them, inside the same atomic write.
@@ -431,23 +500,37 @@ export async function openPullHistory(
   };
 }
 
-/** A first pull's sink: the import's, with CMS's revision records written beside. */
+/**
+ * A first pull's sink: the import's, with CMS's revision records and the versions'
+ * fingerprints (for the next pull's comparison) written beside.
+ */
 function withCmsRecords(inner: DatasetSink, records: CmsRecords): DatasetSink {
+  const texts = new Map<string, string>();
+  const prints = new Map<string, Fingerprint>();
   const sink: DatasetSink & Partial<TextFileStore> = {
     addPayer: (p) => inner.addPayer(p),
     addLob: (l) => inner.addLob(l),
     addCode: (c) => inner.addCode(c),
-    addPolicy: (p) => inner.addPolicy(p),
+    addPolicy: (p) => {
+      prints.set(p.policy_id, fingerprintOf(p, (p.files?.text && texts.get(p.files.text)) || ""));
+      inner.addPolicy(p);
+    },
     finish: (meta: DatasetMeta & { addTables?: (db: DatabaseSync) => void }) =>
       inner.finish({
         ...meta,
         addTables: (out: DatabaseSync) => {
           meta.addTables?.(out);
           writeCmsRecords(out, records.notes(), records.futureRetire());
+          writeFingerprints(out, prints);
         },
       } as DatasetMeta),
     abort: () => inner.abort(),
   };
-  if (storesText(inner)) sink.storeText = (name, md) => inner.storeText(name, md);
+  if (storesText(inner))
+    sink.storeText = async (name, md) => {
+      const stored = await inner.storeText(name, md);
+      texts.set(stored, wordsHash(md));
+      return stored;
+    };
   return sink;
 }

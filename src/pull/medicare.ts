@@ -12,6 +12,7 @@ import { runTerminable } from "../download/termination.js";
 import { UnexpectedError, UsageError } from "../errors.js";
 import { runMcdImport } from "../import/mcd/run.js";
 import { loadSqlite } from "../snapshot/sqlite.js";
+import { listFutureRetirements, type FutureRetirement } from "../snapshot/cms-record-table.js";
 import { countChanges } from "./changes.js";
 import { openPullHistory } from "./history.js";
 import { fetchFile, fetchPage, type Validators } from "./fetch.js";
@@ -258,10 +259,12 @@ export async function pullMedicare(
       if (!flags.force && sameChoice && isFile(target) && fetched.every((f) => !f.changed)) {
         done = true;
         say(`Medicare catalogue already current (as of ${previous.as_of ?? "an unknown date"})`);
-        if (ctx.settings.format === "json")
+        if (ctx.settings.format === "json") {
+          const future_retirements = await readFutureRetirements(target);
           ctx.io.stdout.write(
-            `${JSON.stringify({ as_of: previous.as_of, previous_as_of: previous.as_of, changes: [] }, null, 2)}\n`,
+            `${JSON.stringify({ as_of: previous.as_of, previous_as_of: previous.as_of, changes: [], future_retirements }, null, 2)}\n`,
           );
+        }
         return;
       }
 
@@ -341,14 +344,28 @@ export async function pullMedicare(
         say(
           `Kept the imported edits, fees and prior-authorization lists (${carried} rows) from the previous snapshot`,
         );
-      if (ctx.settings.format === "json")
+      if (ctx.settings.format === "json") {
+        // As `data changes` gives them: with the retirements CMS has announced.
+        const future_retirements = await readFutureRetirements(target);
         ctx.io.stdout.write(
-          `${JSON.stringify({ as_of: report.asOf, previous_as_of: history.previousAsOf, changes }, null, 2)}\n`,
+          `${JSON.stringify({ as_of: report.asOf, previous_as_of: history.previousAsOf, changes, future_retirements }, null, 2)}\n`,
         );
+      }
     });
   } finally {
     removeStaging();
     removeMadeDir();
     process.removeListener("exit", removeMadeDir);
+  }
+}
+
+/** The retirements CMS has announced, as a snapshot file keeps them (`data changes` gives the same). */
+async function readFutureRetirements(file: string): Promise<FutureRetirement[]> {
+  const { DatabaseSync } = await loadSqlite();
+  const db = new DatabaseSync(file, { readOnly: true });
+  try {
+    return listFutureRetirements(db);
+  } finally {
+    db.close();
   }
 }

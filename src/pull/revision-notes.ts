@@ -1,6 +1,5 @@
-import type { BackendChoice } from "../cli/settings.js";
-import { findRevisionNote, type RevisionNote } from "../snapshot/cms-record-table.js";
-import { isSqliteFile, loadSqlite } from "../snapshot/sqlite.js";
+import type { Transport } from "../backend/transport.js";
+import { findFutureRetire, findRevisionNotes } from "../snapshot/cms-record-table.js";
 import { cmsVersionOf, seriesOf } from "./series.js";
 
 /** What `versions` and `diff` show of CMS's own record of a version. */
@@ -14,35 +13,29 @@ export interface CmsRevision {
 
 /**
  * CMS's revision records of these versions, by policy id, where the data is a snapshot that a
- * pull wrote with them (cli.md "The catalogue keeps its history"); none from the API or a JSON
- * dataset, which do not carry them.
+ * pull wrote with them (cli.md "The catalogue keeps its history"), read through the engine's
+ * own connection; none from the API or a JSON dataset, which do not carry them.
  */
-export async function findCmsRevisions(
-  backend: BackendChoice,
+export function findCmsRevisions(
+  transport: Transport,
   versions: ReadonlyArray<{ policy_id: string; file_url: string }>,
-): Promise<Map<string, CmsRevision>> {
+): Map<string, CmsRevision> {
   const out = new Map<string, CmsRevision>();
-  if (backend.kind !== "local" || !backend.data || !isSqliteFile(backend.data)) return out;
-  const { DatabaseSync } = await loadSqlite();
-  const db = new DatabaseSync(backend.data, { readOnly: true });
-  try {
-    for (const v of versions) {
-      const note: RevisionNote | undefined = findRevisionNote(
-        db,
-        seriesOf(v.policy_id),
-        cmsVersionOf(v.file_url),
-      );
-      if (note)
-        out.set(v.policy_id, {
-          version: note.cms_version,
-          revision_date: note.revision_date,
-          reason: note.reason,
-          explanation: note.explanation,
-        });
-    }
-  } finally {
-    db.close();
-  }
+  if (!transport.snapshot) return out;
+  const notes = findRevisionNotes(
+    transport.snapshot,
+    versions.map((v) => ({ series: seriesOf(v.policy_id), cms_version: cmsVersionOf(v.file_url) })),
+  );
+  versions.forEach((v, i) => {
+    const note = notes[i];
+    if (note)
+      out.set(v.policy_id, {
+        version: note.cms_version,
+        revision_date: note.revision_date,
+        reason: note.reason,
+        explanation: note.explanation,
+      });
+  });
   return out;
 }
 
@@ -50,15 +43,23 @@ export async function findCmsRevisions(
  * `updates --changes` on a pulled snapshot: each item with CMS's reason for its version
  * (`cms_reason`), where CMS gave one; items of other data are returned as they are.
  */
-export async function addCmsReasons<T extends { policy_id: string; file_url: string }>(
-  backend: BackendChoice,
+export function addCmsReasons<T extends { policy_id: string; file_url: string }>(
+  transport: Transport,
   items: T[],
-): Promise<Array<T & { cms_reason?: string }>> {
-  const found = await findCmsRevisions(backend, items);
+): Array<T & { cms_reason?: string }> {
+  const found = findCmsRevisions(transport, items);
   if (!found.size) return items;
   return items.map((u) => {
     const note = found.get(u.policy_id);
     const reason = note?.reason ?? note?.explanation;
     return reason ? { ...u, cms_reason: reason } : u;
   });
+}
+
+/**
+ * The day CMS says a document (`cms-lcd/L33718`) will retire, from a pulled snapshot's copy of
+ * `lcd_future_retire` / `article_future_retire`; null elsewhere or when CMS says none.
+ */
+export function findCmsRetirement(transport: Transport, series: string): string | null {
+  return transport.snapshot ? (findFutureRetire(transport.snapshot, series) ?? null) : null;
 }

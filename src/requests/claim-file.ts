@@ -31,26 +31,29 @@ const HEADER_FIX = `The first line names the columns, e.g. ${CLAIM_COLUMNS.join(
 
 type Line = { line: number; text: string } | { line: number; tooLong: true };
 
-/** Physical lines of a byte stream (`\n` or `\r\n`), a line past MAX_LINE_CHARS dropped as it comes. */
+/**
+ * Physical lines of a byte stream (`\n` or `\r\n`), a line past MAX_LINE_CHARS dropped as it
+ * comes and reported as soon as it is past (a stream with no line end, `/dev/zero`, is never
+ * read to its end to say so).
+ */
 async function* splitLines(
   source: AsyncIterable<Buffer | string>,
   max: number,
 ): AsyncGenerator<Line> {
   const decoder = new StringDecoder("utf8");
   let partial = "";
+  // The current line is past `max`: reported once, its text dropped up to its end.
   let tooLong = false;
   let line = 1;
-  const finish = (text: string): Line =>
-    tooLong
-      ? { line, tooLong: true }
-      : { line, text: text.endsWith("\r") ? text.slice(0, -1) : text };
+  const strip = (text: string) => (text.endsWith("\r") ? text.slice(0, -1) : text);
   for await (const chunk of source) {
     const str = typeof chunk === "string" ? chunk : decoder.write(chunk);
     let from = 0;
     for (let nl = str.indexOf("\n"); nl >= 0; nl = str.indexOf("\n", from)) {
-      const text = tooLong ? "" : partial + str.slice(from, nl);
-      if (text.length > max + 1) tooLong = true;
-      yield finish(text);
+      if (!tooLong) {
+        const text = partial + str.slice(from, nl);
+        yield text.length > max + 1 ? { line, tooLong: true } : { line, text: strip(text) };
+      }
       line++;
       partial = "";
       tooLong = false;
@@ -58,14 +61,16 @@ async function* splitLines(
     }
     if (!tooLong) {
       partial += str.slice(from);
-      if (partial.length > max) {
+      if (partial.length > max + 1) {
         tooLong = true;
         partial = "";
+        yield { line, tooLong: true };
       }
     }
   }
   const rest = tooLong ? "" : partial + decoder.end();
-  if (tooLong || rest !== "") yield finish(rest);
+  if (rest !== "")
+    yield rest.length > max + 1 ? { line, tooLong: true } : { line, text: strip(rest) };
 }
 
 function tooLongProblem(): LineProblem {
@@ -375,11 +380,16 @@ export async function* readClaimRecords(
       `${source} is empty: there is no line to check`,
       `Give a CSV file with a header line and one claim a line, or NDJSON. ${HEADER_FIX}`,
     );
-  if (first.includes("\u0000"))
+  if (first.includes("\u0000")) {
+    // Text saved as UTF-16 (Excel's "Unicode text"): every other byte of ASCII is a NUL.
+    const nuls = first.split("\u0000").length - 1;
     throw new UsageError(
-      `${source}, line ${head.at(-1)!.line}: not a text file (it holds NUL bytes); give a CSV or NDJSON file`,
+      nuls * 3 >= first.length
+        ? `${source}, line ${head.at(-1)!.line}: the file looks like UTF-16 text (every other byte is NUL); save it as UTF-8 CSV`
+        : `${source}, line ${head.at(-1)!.line}: not a text file (it holds NUL bytes); give a CSV or NDJSON file`,
       HEADER_FIX,
     );
+  }
   if (first.startsWith("["))
     throw new UsageError(
       `${source}, line ${head.at(-1)!.line}: a JSON array, not NDJSON`,

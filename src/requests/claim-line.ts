@@ -7,7 +7,12 @@ import { isRealDate, LOB_CATEGORIES, safeParseBounded, StateCode } from "../cont
 import { normaliseCode } from "../domain/codes.js";
 import { stripControls } from "../domain/terminal-text.js";
 import type { ClaimLine } from "../views/claim-check.js";
-import { CODE_FORMATS, guessCodeSystem, hasCodeFormat } from "./code-formats.js";
+import {
+  CODE_FORMATS,
+  describeCodeFormat,
+  guessCodeSystem,
+  hasCodeFormat,
+} from "./code-formats.js";
 import { findCodeSystem, SYSTEMS_HELP } from "./parse-flags.js";
 import { stateCodeForName } from "./state-names.js";
 
@@ -128,7 +133,7 @@ function parseCode(
   if (!allowed.includes(system))
     throw new LineProblem(
       column,
-      `'${raw}' is a ${system} code; a ${column} is ${allowed.join(" or ")}`,
+      `'${raw}' is ${system.startsWith("ICD") ? "an" : "a"} ${system} code; a ${column} is ${allowed.join(" or ")}`,
       column === "diagnosis"
         ? "Put ICD-10-CM codes in diagnosis, e.g. ICD10CM:M54.50."
         : "Put the CPT or HCPCS code billed in procedure, e.g. CPT:97110.",
@@ -148,9 +153,7 @@ function parseCode(
       other && allowed.includes(other)
         ? `${system}:${code}: ${code} is ${CODE_FORMATS[other].name}`
         : `${system}:${code}: '${code}' is not ${CODE_FORMATS[system].name}`,
-      other && allowed.includes(other)
-        ? `Write ${other}:${code}.`
-        : `${CODE_FORMATS[system].name} is ${CODE_FORMATS[system].shape}.`,
+      other && allowed.includes(other) ? `Write ${other}:${code}.` : describeCodeFormat(system),
     );
   }
   return { code_system: system, code: code.toUpperCase() };
@@ -354,5 +357,10 @@ export function describeProblem(
   source: string,
 ): string {
   const where = `${source}, line ${line}${problem.column ? `, column ${problem.column}` : ""}`;
-  return stripControls(`${where}: ${problem.message}. ${problem.fix}`);
+  // A value quoted back is cut: a 10,000-digit "code" was 20 KB of stderr for one line.
+  const said = `${problem.message}. ${problem.fix}`.replace(
+    /\S{81,}/g,
+    (long) => `${long.slice(0, 60)}… (${long.length.toLocaleString("en-US")} characters)`,
+  );
+  return stripControls(`${where}: ${said}`);
 }

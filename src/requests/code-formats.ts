@@ -48,6 +48,12 @@ export const CODE_FORMATS: Record<CodeSystem, CodeFormat> = {
 
 const SYSTEMS = Object.keys(CODE_FORMATS) as CodeSystem[];
 
+/** "An ICD-10-CM code is a letter, ...": the sentence a message gives as the fix. */
+export function describeCodeFormat(system: CodeSystem): string {
+  const { name, shape } = CODE_FORMATS[system];
+  return `${name.charAt(0).toUpperCase()}${name.slice(1)} is ${shape}.`;
+}
+
 /** Whether a code has its system's format (compared trimmed and in upper case). */
 export function hasCodeFormat(system: CodeSystem, code: string): boolean {
   return CODE_FORMATS[system].pattern.test(code.trim().toUpperCase());
@@ -80,10 +86,9 @@ export function checkCodeFormats(flag: string, system: CodeSystem, codes: string
         `${f}${system}:${shown}: ${shown} is ${CODE_FORMATS[other].name}: did you mean ${other}:${shown}?`,
         `Write ${f}${other}:${shown} (the system before the colon names the code set).`,
       );
-    const { name, shape } = CODE_FORMATS[system];
     throw new UsageError(
-      `${f}${system}:${shown}: '${shown}' is not ${name}`,
-      `${name.charAt(0).toUpperCase()}${name.slice(1)} is ${shape}.`,
+      `${f}${system}:${shown}: '${shown}' is not ${CODE_FORMATS[system].name}`,
+      describeCodeFormat(system),
     );
   }
 }

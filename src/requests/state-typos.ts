@@ -11,6 +11,9 @@ const isStateCode = (text: string) => (STATE_CODES as readonly string[]).include
  */
 export function describeStateTypo(value: string): string {
   const upper = value.toUpperCase();
+  // A code in lower case (`nf` in a --body or a tool's input): the code, not its neighbours.
+  if (isStateCode(upper))
+    return `'${value}' is not a state code: did you mean ${upper}? (codes are upper case)`;
   const parts = upper.split(/\s+/);
   if (parts.length > 1 && parts.every(isStateCode))
     return `'${value}' holds several codes: separate them with commas, as in ${parts.join(",")}`;

@@ -8,6 +8,7 @@ import { buildDownloadLink, findStoredFile } from "../engine/download.js";
 import { createBudget } from "../engine/budget.js";
 import { FilterCache } from "../engine/filter-cache.js";
 import { handleApiRequest, NO_FILE, NOT_FOUND, unprocessable } from "../engine/router.js";
+import { isSnapshotLocked } from "../snapshot/locked.js";
 import { checkApiKey, createRateLimiter, type RateLimiter } from "./guard.js";
 import { findInvalidUtf8, jsonInvalidDetail, parseJsonText } from "./json-body.js";
 import { createLinkSigner, FILES_PREFIX, type LinkSigner } from "./links.js";
@@ -29,6 +30,11 @@ export const REQUEST_BUDGET_MS = 2_000;
 
 export interface ServeOptions {
   dataset: LoadedDataset;
+  /**
+   * The dataset as its file is now (openLiveDataset): asked before each request; a new one
+   * replaces `dataset` and drops what was kept of the old. Absent: `dataset` never changes.
+   */
+  current?: (() => Promise<LoadedDataset>) | undefined;
   /** "Today" for the engine, asked per request so a long-running server follows the clock. */
   today: () => string;
   /** Key every `/v1` request must carry; undefined = no auth. */
@@ -80,7 +86,11 @@ function sendJson(
   res.end(text);
 }
 
+/** The body, or undefined when it is (or says it will be) over MAX_REQUEST_BYTES. */
 async function readRequestBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  // A declared length over the limit is refused before a byte is read: a client that declares
+  // 200 MB and sends a little would otherwise wait for the socket timeout with no answer.
+  if (Number(req.headers["content-length"]) > MAX_REQUEST_BYTES) return undefined;
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -111,12 +121,13 @@ function headerValue(req: IncomingMessage, name: string): string | undefined {
 export function createServeHandler(
   options: ServeOptions,
 ): (req: IncomingMessage, res: ServerResponse) => void {
-  const { dataset, apiKey, sandbox } = options;
+  const { apiKey, sandbox } = options;
+  let dataset = options.dataset;
   const signer = options.signer ?? createLinkSigner();
   const limiter = options.limiter ?? createRateLimiter();
-  // The dataset never changes while served: a filter's ranked list serves its next pages, and
-  // the same filter from other clients, at the cost of the page.
-  const filterCache = new FilterCache();
+  // Kept for one state of the dataset: a filter's ranked list serves its next pages, and the
+  // same filter from other clients, at the cost of the page. A changed file starts a new one.
+  let filterCache = new FilterCache();
 
   async function serveFile(res: ServerResponse, pathname: string, query: URLSearchParams) {
     const check = signer.verify(pathname, query);
@@ -232,6 +243,11 @@ export function createServeHandler(
 
     const handle = async () => {
       if (!found) return sendJson(res, { status: 404, body: { detail: "Not Found" } });
+      const now = await options.current?.();
+      if (now && now !== dataset) {
+        dataset = now;
+        filterCache = new FilterCache();
+      }
       if (!found.methods.includes(req.method ?? ""))
         return sendJson(
           res,
@@ -242,15 +258,26 @@ export function createServeHandler(
       if (r.kind === "file") return serveFile(res, pathname, search);
       if (r.kind === "check") {
         const ctx = { db: dataset.db, today: options.today(), linkFor: () => "" };
-        return sendJson(res, handleApiRequest(ctx, { method: "GET", path: pathname, query: [] }));
+        // The day too: a client learns it from `/health` (no key) before a date defaults to it.
+        const reply = handleApiRequest(ctx, { method: "GET", path: pathname, query: [] });
+        return sendJson(res, reply, { [TODAY_HEADER]: ctx.today });
       }
       return serveApi(req, res, pathname, [...search], r.list);
     };
     handle().catch((err: unknown) => {
       options.log?.(`error: ${err instanceof Error ? err.message : String(err)}`);
-      if (!res.headersSent)
-        sendJson(res, { status: 500, body: { detail: "Internal Server Error" } });
-      else res.destroy();
+      if (res.headersSent) res.destroy();
+      // Another process holds the snapshot past the readers' wait: nothing is wrong here.
+      else if (isSnapshotLocked(err))
+        sendJson(
+          res,
+          {
+            status: 503,
+            body: { detail: "The data is being written by another process; try again" },
+          },
+          { "retry-after": "5" },
+        );
+      else sendJson(res, { status: 500, body: { detail: "Internal Server Error" } });
     });
   };
 }

@@ -1,10 +1,10 @@
 import { compileSchemas } from "../contract/validation.js";
 import { bundledDatasetPath } from "../dataset/load.js";
-import { openDataset } from "../dataset/open.js";
 import { resolveToday } from "../engine/time.js";
 import { isLoopbackHost } from "../backend/loopback.js";
 import { createServeHandler } from "./app.js";
 import { listen, type RunningServer } from "./listen.js";
+import { openLiveDataset } from "./live-dataset.js";
 
 export interface StartOptions {
   /** Dataset file; default the bundled sample. */
@@ -25,13 +25,15 @@ export async function startCoverageServer(options: StartOptions): Promise<Runnin
   // Every request parses the same schemas: compiled on first use, they are faster from then on
   // (the CLI's one-shot commands turn this off).
   compileSchemas(true);
-  // A snapshot is opened, not loaded: ready at once whatever its size.
-  const dataset = await openDataset(options.data ?? bundledDatasetPath());
+  // A snapshot is opened, not loaded: ready at once whatever its size. Opened again when
+  // another process changes the file (a pull into it, a rebuild over it).
+  const live = await openLiveDataset(options.data ?? bundledDatasetPath());
   const wildcard = options.host === "0.0.0.0" || options.host === "::";
   let url = "";
   const handler = createServeHandler({
-    dataset,
-    today: () => resolveToday(options.today, undefined, dataset.db.asOf, new Date()),
+    dataset: live.dataset,
+    current: () => live.current(),
+    today: () => resolveToday(options.today, undefined, live.dataset.db.asOf, new Date()),
     apiKey: options.apiKey,
     sandbox: options.sandbox,
     baseUrl: () => url,

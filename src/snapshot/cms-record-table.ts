@@ -37,16 +37,47 @@ export function readRevisionNotes(db: DatabaseSync): RevisionNote[] {
   return db.prepare("SELECT * FROM cms_revision").all() as unknown as RevisionNote[];
 }
 
-/** The note of one version (series and CMS version number), if CMS gave one. */
-export function findRevisionNote(
+/** The notes of these versions (series and CMS version number), in their order (one prepared statement). */
+export function findRevisionNotes(
   db: DatabaseSync,
-  series: string,
-  cmsVersion: string | null,
-): RevisionNote | undefined {
-  if (cmsVersion === null || !exists(db, "cms_revision")) return undefined;
+  versions: ReadonlyArray<{ series: string; cms_version: string | null }>,
+): Array<RevisionNote | undefined> {
+  if (!versions.some((v) => v.cms_version !== null) || !exists(db, "cms_revision"))
+    return versions.map(() => undefined);
+  const get = db.prepare("SELECT * FROM cms_revision WHERE series = ? AND cms_version = ?");
+  return versions.map((v) =>
+    v.cms_version === null
+      ? undefined
+      : (get.get(v.series, v.cms_version) as RevisionNote | undefined),
+  );
+}
+
+/** The day CMS says this document will retire (its future-retire tables), if it says one. */
+export function findFutureRetire(db: DatabaseSync, series: string): string | undefined {
+  if (!exists(db, "cms_future_retire")) return undefined;
+  return db.prepare("SELECT retire_on FROM cms_future_retire WHERE series = ?").get(series)
+    ?.retire_on as string | undefined;
+}
+
+/** A retirement CMS has announced, with the document's number and title where the snapshot has it. */
+export interface FutureRetirement {
+  id: string;
+  retire_on: string;
+  policy_number: string | null;
+  title: string | null;
+}
+
+/** The retirements CMS has announced (its future-retire tables), by day then document. */
+export function listFutureRetirements(db: DatabaseSync): FutureRetirement[] {
+  if (!exists(db, "cms_future_retire")) return [];
   return db
-    .prepare("SELECT * FROM cms_revision WHERE series = ? AND cms_version = ?")
-    .get(series, cmsVersion) as RevisionNote | undefined;
+    .prepare(
+      `SELECT r.series AS id, r.retire_on,
+         (SELECT policy_number FROM version v WHERE v.series = r.series ORDER BY effective_from_date DESC LIMIT 1) AS policy_number,
+         (SELECT title FROM version v WHERE v.series = r.series ORDER BY effective_from_date DESC LIMIT 1) AS title
+       FROM cms_future_retire r ORDER BY r.retire_on, r.series`,
+    )
+    .all() as unknown as FutureRetirement[];
 }
 
 /** The documents CMS says will retire, and when. */

@@ -21,6 +21,7 @@ import { unpackCodeLinks } from "./packed-links.js";
 import { SnapshotVersion, type VersionSource } from "./version.js";
 import { dateOfDay, dayNumber, OPEN_END } from "./days.js";
 import { loadSqlite } from "./sqlite.js";
+import { isSnapshotLocked, lockedSnapshotError } from "./locked.js";
 
 type Row = Record<string, SQLOutputValue>;
 
@@ -71,6 +72,7 @@ export async function openSnapshotDatabase(
             .map((r) => [r.key as string, r.value ?? null]),
     );
   } catch (err) {
+    if (isSnapshotLocked(err)) throw lockedSnapshotError(file, BUSY_TIMEOUT_MS);
     throw new UsageError(
       `cannot read snapshot ${file} (${(err as Error).message})`,
       "Rebuild it with `coverage data build DATASET.json -o SNAPSHOT.db`.",
@@ -134,7 +136,12 @@ function parseCodeGroups(json: string | undefined): CodeGroup[] {
 export async function openSnapshot(file: string): Promise<LoadedDataset> {
   const abs = path.resolve(file);
   const { db, meta } = await openSnapshotDatabase(file);
-  return { db: new SnapshotStore(db, meta).toDb(), file: abs, dir: path.dirname(abs) };
+  return {
+    db: new SnapshotStore(db, meta, file).toDb(),
+    file: abs,
+    dir: path.dirname(abs),
+    database: db,
+  };
 }
 
 // Day numbers from here on are written back as dates by dateOfDay; earlier ones are read from
@@ -246,6 +253,8 @@ class SnapshotStore implements StoreIndex {
   constructor(
     private readonly db: DatabaseSync,
     private readonly meta: SnapshotMeta,
+    /** The file, as the user named it (for messages). */
+    private readonly file: string,
   ) {
     this.count = Number(meta.get("versions") ?? 0);
     // Grown as records are read: an array of every position took 0.5 ms at 100,000 versions,
@@ -337,7 +346,7 @@ class SnapshotStore implements StoreIndex {
       : this.#stmt(
           `SELECT ${VERSION_COLUMNS} FROM version WHERE seq = (SELECT version FROM version_order WHERE pos = ?)`,
         ).get(pos);
-    if (!row) return undefined;
+    if (!row) throw this.#damaged();
     const version = new SnapshotVersion(this.#source, row);
     return this.#remember(pos, version);
   }
@@ -469,9 +478,24 @@ class SnapshotStore implements StoreIndex {
     }
   }
 
+  /**
+   * A version the snapshot's indexes name but its table no longer holds: rows deleted in place
+   * by another program (the indexes are made at build time). An error, never an answer from
+   * half the data.
+   */
+  #damaged(): UsageError {
+    return new UsageError(
+      `snapshot ${this.file} is damaged: its indexes name versions its version table does not hold (was it changed by another program?)`,
+      "Rebuild it with `coverage data build DATASET.json -o SNAPSHOT.db --force`, or pull or import it again.",
+    );
+  }
+
   readonly #source: VersionSource = {
-    readRow: (seq) =>
-      this.#stmt(`SELECT ${VERSION_COLUMNS} FROM version WHERE seq = ?`).get(seq) as Row,
+    readRow: (seq) => {
+      const row = this.#stmt(`SELECT ${VERSION_COLUMNS} FROM version WHERE seq = ?`).get(seq);
+      if (!row) throw this.#damaged();
+      return row;
+    },
     readCriteria: (seq) =>
       (this.#stmt("SELECT criteria_text FROM version WHERE seq = ?").get(seq)?.criteria_text ??
         null) as string | null,

@@ -3,10 +3,12 @@
 // answers are the pure functions beside this file.
 import type { ApiClient } from "../backend/client.js";
 import { isRealDate, type Policy, type PolicyDetail } from "../contract/index.js";
+import { compareCodePoints } from "../domain/compare.js";
 import { NotFoundError, UsageError } from "../errors.js";
+import { editDistance } from "../requests/catalogue-ids.js";
 import { buildNumberProbeBody, findByNumber } from "./find-number.js";
 import { buildProbeBody, VersionFinder } from "./find-versions.js";
-import { findVersionOn, pickVersion, splitPolicyId } from "./policy-key.js";
+import { findVersionOn, pickVersion, selectVersions, splitPolicyId } from "./policy-key.js";
 
 /** Policies a `code` or `matrix` view reads at most (20 pages of 100). */
 export const MAX_VIEW_ITEMS = 2000;
@@ -15,8 +17,16 @@ export const MAX_VERSIONS = 200;
 /** Details fetched at once. */
 const CONCURRENCY = 4;
 
-/** A finder of versions over this client's filter endpoint. */
-export function createVersionFinder(client: ApiClient): VersionFinder {
+/** What finds the versions of a key. */
+export type KeyVersions = Pick<VersionFinder, "versionsOf">;
+
+/**
+ * A finder of versions over this client's filter endpoint; over the local engine, its series
+ * index gives the same versions without the probes (the same selection and order).
+ */
+export function createVersionFinder(client: ApiClient): KeyVersions {
+  const local = client.transport.versionsOf?.bind(client.transport);
+  if (local) return { versionsOf: async (key) => selectVersions(await local(key), key) };
   return new VersionFinder((offset) => client.filter(client.build.filter(buildProbeBody(offset))));
 }
 
@@ -103,7 +113,7 @@ export async function findDiffPair(client: ApiClient, arg: string): Promise<[str
 
 /** The versions of a key, or a not-found error that says how to find the key. */
 export async function findVersionsOrFail(
-  finder: VersionFinder,
+  finder: KeyVersions,
   key: string,
   client?: ApiClient,
 ): Promise<Policy[]> {
@@ -156,7 +166,7 @@ export async function explainUnknownPolicy(
       `The versions of ${spelled}: ${listVersions(versions)}.`,
     );
   }
-  if (key.includes("/")) return original;
+  if (key.includes("/")) return withNearKeys(client, key, original);
   const numbered = await findByNumber(
     (offset) => client.filter(client.build.filter(buildNumberProbeBody(offset))),
     key,
@@ -166,6 +176,36 @@ export async function explainUnknownPolicy(
   return new NotFoundError(
     `'${arg}' is a policy number, not a policy id: its key is ${keys.join(" or ")}`,
     `Give the key (${keys[0]}) for today's version, or a version id: ${listVersions(numbered)}.`,
+  );
+}
+
+/**
+ * The original error, naming the keys that sort beside `key` and are a few edits from it
+ * (`cms-lcd/L3371` -> cms-lcd/L33718): an unknown id is an error with the closest ids.
+ */
+async function withNearKeys(
+  client: ApiClient,
+  key: string,
+  original: NotFoundError,
+): Promise<NotFoundError> {
+  // The pages sorted by id (a local series index has none to read beside the key).
+  const finder = new VersionFinder((offset) =>
+    client.filter(client.build.filter(buildProbeBody(offset))),
+  );
+  // A courtesy: a look-up that fails (a server that does not page by id) names none.
+  const ids = await finder.idsNear(key).catch(() => []);
+  const keys = [...new Set(ids.map((id) => splitPolicyId(id)?.key ?? id))];
+  const limit = Math.max(2, Math.floor(key.length / 4));
+  const near = keys
+    .map((k) => ({ k, d: editDistance(key.toLowerCase(), k.toLowerCase()) }))
+    .filter((c) => c.d <= limit)
+    .sort((a, b) => a.d - b.d || compareCodePoints(a.k, b.k))
+    .slice(0, 5)
+    .map((c) => c.k);
+  if (near.length === 0) return original;
+  return new NotFoundError(
+    original.message,
+    `Closest policy keys: ${near.join(", ")}; find ids with \`coverage search\`.`,
   );
 }
 

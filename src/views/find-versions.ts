@@ -75,6 +75,17 @@ export class VersionFinder {
     return hi;
   }
 
+  /**
+   * The ids that sort beside `key/` (the page a look-up of it reads, and the page before when
+   * already read): where a typo's right spelling most often is. No request beyond the look-up's.
+   */
+  async idsNear(key: string): Promise<string[]> {
+    const index = await this.locate(`${key}/`, { left: this.maxProbes });
+    const pages = [this.pages.get(index - 1), this.pages.get(index)];
+    const read = await Promise.all(pages.map((p) => p ?? Promise.resolve(undefined)));
+    return read.flatMap((p) => p?.data.map((item) => item.policy_id) ?? []);
+  }
+
   /** Every version of `key` (list items without applicability), oldest first. */
   async versionsOf(key: string): Promise<Policy[]> {
     const prefix = `${key}/`;

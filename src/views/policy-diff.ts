@@ -1,4 +1,5 @@
-import { createTwoFilesPatch } from "diff";
+// The one module used (and the two it needs), not the package index that loads all 20.
+import { createTwoFilesPatch } from "diff/lib/patch/create.js";
 import type {
   CodeGroup,
   DetailApplicability,

@@ -31,6 +31,11 @@ export interface VersionRow {
   changes: StepSummary | null;
   /** CMS's own record of the version (its revision date and reason), where the data has it. */
   cms_revision?: CmsRevisionNote;
+  /**
+   * On the latest version only: the day CMS says the document will retire (its future-retire
+   * tables, `lcd_future_retire` / `article_future_retire`), where the data has it.
+   */
+  cms_retires_on?: string;
 }
 
 /** `coverage versions --json`. */
@@ -61,6 +66,7 @@ export function buildVersionsReport(
   details: readonly PolicyDetail[],
   today: string,
   revisions: ReadonlyMap<string, CmsRevisionNote> = new Map(),
+  retiresOn: string | null = null,
 ): VersionsReport {
   return {
     key,
@@ -73,6 +79,7 @@ export function buildVersionsReport(
       status: versionStatus(d, today),
       changes: i === 0 ? null : summarizeStep(diffPolicies(details[i - 1]!, d)),
       ...(revisions.has(d.policy_id) ? { cms_revision: revisions.get(d.policy_id)! } : {}),
+      ...(retiresOn && i === details.length - 1 ? { cms_retires_on: retiresOn } : {}),
     })),
   };
 }

@@ -304,6 +304,25 @@ describe("files", () => {
     );
   });
 
+  it("a code of the wrong shape: the fix is a sentence of its own, capitalised (findings newcomer-2 N13)", async () => {
+    const csv = "procedure,diagnosis\n97110,E11.\nXYZW,M54.50\n";
+    const { exitCode, stderr } = await check(["check", "--input", file("shape.csv", csv)]);
+    expect(exitCode).toBe(0);
+    expect(stderr).toContain(
+      "'E11.' is not an ICD-10-CM code. An ICD-10-CM code is a letter, a digit,",
+    );
+    expect(stderr).toContain("'XYZW' is not a HCPCS Level II code. A HCPCS Level II code is");
+  });
+
+  it("a 10,000-digit code is quoted back cut, not whole (findings reliability-2 C8)", async () => {
+    const csv = `procedure,diagnosis\nCPT:${"9".repeat(10_000)},M54.50\n`;
+    const { exitCode, stderr } = await check(["check", "--input", file("long-code.csv", csv)]);
+    expect(exitCode).toBe(0);
+    expect(stderr).toContain("line 2, column procedure: CPT:999");
+    expect(stderr).toContain("… (10,005 characters)");
+    expect(Math.max(...stderr.split("\n").map((l) => l.length))).toBeLessThan(400);
+  });
+
   it("NDJSON from stdin, flags filling what a line leaves out", async () => {
     const ndjson = [
       '{"procedure":"97110","diagnosis":["M54.50"]}',

@@ -14,6 +14,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RULES_DATA, runCoverage } from "../helpers/cli.js";
 import { runInProcess } from "../helpers/run-cli.js";
+import { closedPort } from "../helpers/server.js";
 
 const KEY = "test-key-0123456789";
 /** 5 MiB of letters (text, so `-o -` can be compared as a string), no two runs alike. */
@@ -176,6 +177,7 @@ describe("a dataset file that names a stored file not on disk", () => {
 describe("coverage download over HTTP (scripted server on 127.0.0.1)", () => {
   let server: Server;
   let base: string;
+  let refusedPort = 0;
   const seen: Array<{ path: string; headers: IncomingHttpHeaders }> = [];
   const links: Record<string, { file: string; filename: string }> = {
     "s/ok/2026-01-01": { file: "ok", filename: "OK-1.pdf" },
@@ -185,6 +187,9 @@ describe("coverage download over HTTP (scripted server on 127.0.0.1)", () => {
     "s/gone/2026-01-01": { file: "expired", filename: "GONE.pdf" },
     "s/moved/2026-01-01": { file: "moved", filename: "MOVED.pdf" },
     "s/loop/2026-01-01": { file: "loop", filename: "LOOP.pdf" },
+    "s/circle/2026-01-01": { file: "circle", filename: "CIRCLE.pdf" },
+    "s/refused/2026-01-01": { file: "refused", filename: "REFUSED.pdf" },
+    "s/tofile/2026-01-01": { file: "tofile", filename: "TOFILE.pdf" },
     "s/elsewhere/2026-01-01": { file: "elsewhere", filename: "ELSEWHERE.pdf" },
     "s/big/2026-01-01": { file: "big", filename: "BIG.txt" },
     "s/chunked/2026-01-01": { file: "chunked", filename: "CHUNKED.txt" },
@@ -224,6 +229,20 @@ describe("coverage download over HTTP (scripted server on 127.0.0.1)", () => {
       if (url.pathname === "/files/elsewhere") {
         // Another origin (storage hosts hand off to a CDN): localhost instead of 127.0.0.1.
         res.writeHead(302, { location: `${base.replace("127.0.0.1", "localhost")}/files/ok` });
+        return res.end();
+      }
+      if (url.pathname === "/files/refused") {
+        // To a port where nothing listens: the failure is there, not here.
+        res.writeHead(302, { location: `http://127.0.0.1:${refusedPort}/gone.pdf` });
+        return res.end();
+      }
+      if (url.pathname === "/files/tofile") {
+        res.writeHead(302, { location: "file:///etc/passwd" });
+        return res.end();
+      }
+      if (url.pathname === "/files/circle") {
+        // Back to where it was: a true loop (the same address again), not a long chain.
+        res.writeHead(302, { location: `${base}/files/circle` });
         return res.end();
       }
       if (url.pathname === "/files/loop") {
@@ -352,6 +371,37 @@ describe("coverage download over HTTP (scripted server on 127.0.0.1)", () => {
     expect(r.stderr).toContain("error: the file host redirected more than 5 times (302)");
     expect(seen.filter((s) => s.path === "/files/loop")).toHaveLength(6);
     expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it("a redirect back to the same address: exit 1, 'redirects in a loop', no undici wording (findings reliability-2 P1)", async () => {
+    const cwd = tempDir();
+    const r = await start(["s/circle/2026-01-01"], cwd);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(
+      /error: GET http:\/\/127\.0\.0\.1:\d+\/files\/circle\?signature=\*\*\*: the host redirects in a loop/,
+    );
+    expect(r.stderr).not.toMatch(/cross-origin|Agent|cannot be reached/);
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it("a redirect to a port that refuses names that address, not the link's host (findings reliability-2 P1)", async () => {
+    refusedPort = await closedPort();
+    const cwd = tempDir();
+    const r = await start(["s/refused/2026-01-01"], cwd);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain(
+      `error: cannot connect to http://127.0.0.1:${refusedPort} (connection refused) for GET http://127.0.0.1:${refusedPort}/gone.pdf (redirected from ${base}/files/refused?signature=***)`,
+    );
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it("a redirect to file:///etc/passwd is refused as not http(s); nothing read", async () => {
+    const cwd = tempDir();
+    const r = await start(["s/tofile/2026-01-01", "-o", "-"], cwd);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain("the host redirected to an address that is not http or https");
+    expect(r.stdout).toBe("");
+    expect(r.stderr).not.toContain("root:");
   });
 
   it("asks for a fresh link every time", async () => {

@@ -188,3 +188,21 @@ describe("a version id whose date does not exist (finding 30)", () => {
     expect(r.stderr).toContain("versions: cms-lcd/L33718/2024-01-01");
   });
 });
+
+describe("an empty policy id (findings newcomer, bad input 40)", () => {
+  it.each([
+    ["policy", ""],
+    ["policy", "  "],
+    ["download", ""],
+    ["diff", "", ""],
+  ])(
+    "%s '%s': exit 2 'the policy id is empty' with an example, not the wire's path.policy_id",
+    async (...args) => {
+      const r = await run(args);
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stderr).toContain("error: the policy id is empty");
+      expect(r.stderr).toContain("cms-lcd/L33718/2026-11-01");
+      expect(r.stderr).not.toContain("path.policy_id");
+    },
+  );
+});

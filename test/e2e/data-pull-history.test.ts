@@ -303,6 +303,7 @@ const serve = async (zips: Record<string, Buffer>) => {
 
 describe.skipIf(!SQLITE)("the catalogue's history across pulls of real weeks", () => {
   let changes: Change[];
+  let changesJson: string;
   let firstAnswer: string;
 
   beforeAll(async () => {
@@ -314,6 +315,7 @@ describe.skipIf(!SQLITE)("the catalogue's history across pulls of real weeks", (
     await serve(await weekZips(two, true));
     const second = await pull("--json");
     expect(second.exitCode, second.stderr).toBe(0);
+    changesJson = second.stdout;
     changes = (JSON.parse(second.stdout) as { changes: Change[] }).changes;
     firstAnswer = (await everything()).stdout;
   }, 240_000);
@@ -429,6 +431,102 @@ describe.skipIf(!SQLITE)("the catalogue's history across pulls of real weeks", (
     const table = await cli(["data", "changes"]);
     expect(table.stdout).toContain("retired");
     expect(table.stdout).toContain("L39998");
+  });
+
+  it("compares with the fingerprints a pull keeps, and from the rows of a snapshot without them", async () => {
+    const { DatabaseSync } = await import("node:sqlite");
+    const file = (home: string) => path.join(home, "coverage", "medicare.db");
+    // The pulls' snapshot keeps a fingerprint of each of its versions.
+    const db = new DatabaseSync(file(env().XDG_DATA_HOME), { readOnly: true });
+    const count = (sql: string) => Number(db.prepare(sql).get()!.n);
+    expect(count("SELECT count(*) AS n FROM version_fingerprint")).toBe(
+      count("SELECT count(*) AS n FROM version"),
+    );
+    db.close();
+    // A first snapshot without them (`data import mcd`, or an earlier release): the same changes.
+    const home = path.join(work, "without-fingerprints");
+    const pullInto = (...extra: string[]) =>
+      runCoverage(
+        ["data", "pull", "medicare", "--no-codes", "--source", `${cms.url}/exports/`, ...extra],
+        { env: { ...env(), XDG_DATA_HOME: home } },
+      );
+    await serve(await weekZips(one, false));
+    expect((await pullInto()).exitCode).toBe(0);
+    const old = new DatabaseSync(file(home));
+    old.exec("DROP TABLE version_fingerprint");
+    old.close();
+    await serve(await weekZips(two, true));
+    const r = await pullInto("--json");
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(asLines((JSON.parse(r.stdout) as { changes: Change[] }).changes)).toEqual(
+      asLines(changes),
+    );
+  });
+
+  it("shows the retirements CMS has announced: versions, policy, data changes, the JSON", async () => {
+    // The raw future-retire tables, read here: every document and day, as CMS wrote them.
+    const raw = [
+      ...two.get("lcd_future_retire.csv")!.rows.map((r) => [`cms-lcd/L${r.lcd_id}`, r.retire_dt]),
+      ...two
+        .get("article_future_retire.csv")!
+        .rows.map((r) => [`cms-article/A${r.article_id}`, r.retire_dt]),
+    ].map(([id, day]) => `${id} ${day!.slice(0, 10)}`);
+    expect(raw.length).toBeGreaterThan(100);
+    const day = raw.find((l) => l.startsWith("cms-article/A60249 "))!.split(" ")[1]!;
+    const all = await cli(["data", "changes", "--json"]);
+    const listed = (
+      JSON.parse(all.stdout) as {
+        future_retirements: Array<{ id: string; retire_on: string; title: string | null }>;
+      }
+    ).future_retirements;
+    expect(listed.map((r) => `${r.id} ${r.retire_on}`).sort()).toEqual([...raw].sort());
+    const title = two.get("article.csv")!.rows.find((r) => r.article_id === "60249")!.title;
+    expect(listed.find((r) => r.id === "cms-article/A60249")!.title).toBe(title);
+    expect(JSON.parse(changesJson).future_retirements).toEqual(listed);
+    const table = await cli(["data", "changes"]);
+    expect(table.stdout).toContain(`A60249  ${title}: retires ${day} (CMS future retire)`);
+    const v = await cli(["--data", "medicare", "versions", "cms-article/A60249", "--json"]);
+    const rows = (JSON.parse(v.stdout) as { versions: Array<{ cms_retires_on?: string }> })
+      .versions;
+    expect(rows.at(-1)!.cms_retires_on).toBe(day);
+    const vt = await cli(["--data", "medicare", "versions", "cms-article/A60249"]);
+    expect(vt.stdout).toContain(`retires ${day} (CMS future retire)`);
+    const p = await cli(["--data", "medicare", "policy", "cms-article/A60249"]);
+    expect(p.stdout).toMatch(new RegExp(`Retirement +retires ${day} \\(CMS future retire\\)`));
+    // A document CMS announces nothing for shows nothing.
+    const none = await cli(["--data", "medicare", "versions", "cms-lcd/L33718", "--json"]);
+    expect(none.stdout).not.toContain("cms_retires_on");
+  });
+
+  it("shows an NCD's newest revision-history entry (ncd_trkg.rev_hstry) as its CMS revision", async () => {
+    // Read here from the raw HTML: the first paragraph that starts `MM/YYYY - `.
+    const row = two.get("ncd_trkg.csv")!.rows.find((r) => r.NCD_mnl_sect === "240.4")!;
+    const first = row
+      .rev_hstry!.split(/<\/p>/i)
+      .map((p) => p.replace(/<[^>]*>/g, "").trim())
+      .find((p) => /^\d{1,2}\/\d{4} - /.test(p))!;
+    const [, mm, yyyy] = /^(\d{1,2})\/(\d{4})/.exec(first)!;
+    const v = await cli(["--data", "medicare", "versions", "cms-ncd/240.4", "--json"]);
+    expect(v.exitCode, v.stderr).toBe(0);
+    const latest = (
+      JSON.parse(v.stdout) as {
+        versions: Array<{
+          cms_revision?: { version: string; revision_date: string; explanation: string };
+        }>;
+      }
+    ).versions.at(-1)!;
+    expect(latest.cms_revision).toMatchObject({
+      version: row.NCD_vrsn_num,
+      revision_date: `${yyyy}-${mm!.padStart(2, "0")}`,
+    });
+    const words = first.replace(/^\S+ - /, "").replace(/\s+/g, " ");
+    expect(words.startsWith(latest.cms_revision!.explanation.replace(/…$/, ""))).toBe(true);
+    expect(latest.cms_revision!.explanation.length).toBeGreaterThan(40);
+    // A row whose history holds no dated entry (NCD 160.9's is a link only) gives none.
+    const link = await cli(["--data", "medicare", "versions", "cms-ncd/160.9", "--json"]);
+    expect(link.exitCode, link.stderr).toBe(0);
+    expect(link.stdout).toContain('"policy_id": "cms-ncd/160.9/');
+    expect(link.stdout).not.toContain("cms_revision");
   });
 
   it("changes nothing when the same week is pulled twice", async () => {

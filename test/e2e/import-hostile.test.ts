@@ -143,3 +143,49 @@ describe("data import mcd refuses hostile exports (exit 2, nothing left)", () =>
     expect(stderr).toContain("zip bomb");
   });
 });
+
+describe("data import mcd bounds what one field costs (findings/reliability.md 2h)", () => {
+  it("a 17 MB indication is a malformed row naming the line, the column and the 16 MB limit; the rest is imported", async () => {
+    // The first LCD's indication (its first quoted HTML field) made 17 MB: past MAX_FIELD_CHARS,
+    // so it is cut as it is read, never held (a 50 MB one peaked at 670-780 MB before).
+    const at = lcdCsv.indexOf('"<p>');
+    const end = lcdCsv.indexOf('</p>"', at) + 5;
+    const line = lcdCsv.slice(0, at).split("\n").length;
+    const big = `"<p>${"x".repeat(17 << 20)}</p>"`;
+    const root = await withLcd(
+      Buffer.from(lcdCsv.slice(0, at) + big + lcdCsv.slice(end), "latin1"),
+    );
+    const out = path.join(fresh(), "m.json");
+    const r = await run(["data", "import", "mcd", root, "-o", out]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      `lcd.csv line ${line}: the field 'indication' is longer than 16 MB, the largest a field may be`,
+    );
+    const imported = JSON.parse(readFileSync(out, "utf8")) as { policies: unknown[] };
+    expect(imported.policies.length).toBeGreaterThan(0);
+  });
+});
+
+describe("data import mcd on a damaged zip (findings/reliability.md 2f)", () => {
+  it.each([
+    ["a damaged local header", 0],
+    ["damaged compressed bytes", 200],
+  ])("%s: exit 2 naming the entry and 'damaged', never the internal-error path", async (_, at) => {
+    // The sample export, lcd.csv first (made long, so its bytes at `at` are compressed data).
+    const tables = readdirSync(path.join(folder, "all_lcd", "all_lcd_csv"));
+    const zip = await zipOf([
+      ["lcd.csv", Buffer.from(lcdCsv.repeat(20), "latin1")],
+      ...tables
+        .filter((t) => t !== "lcd.csv")
+        .map((t): [string, Buffer] => [
+          t,
+          readFileSync(path.join(folder, "all_lcd", "all_lcd_csv", t)),
+        ]),
+    ]);
+    const bytes = readFileSync(zip);
+    for (let i = at; i < at + 8; i++) bytes[i] = bytes[i]! ^ 0x55;
+    writeFileSync(zip, bytes);
+    const stderr = await refused([zip]);
+    expect(stderr).toMatch(/export\.zip > [a-z_]+\.csv: the zip is damaged \(/);
+  });
+});

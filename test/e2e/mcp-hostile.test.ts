@@ -86,6 +86,41 @@ describe("coverage mcp and a client that sends anything", () => {
     expect(answered!.result!.isError).toBeFalsy();
   });
 
+  it("check_claim units: a billion is an answer; 1e300, a fraction or a negative a tool error naming the range", async () => {
+    const mcp = await start();
+    mcp.send({ jsonrpc: "2.0", id: 20, method: "tools/list" });
+    const [list] = await mcp.next();
+    interface Prop {
+      type?: string;
+      minimum?: number;
+      maximum?: number;
+      items?: { properties: Record<string, Prop> };
+    }
+    const tools = list!.result!.tools as Array<{
+      name: string;
+      inputSchema: { properties: Record<string, Prop> };
+    }>;
+    const schema = tools.find((t) => t.name === "check_claim")!.inputSchema.properties;
+    expect(schema.units).toMatchObject({ type: "integer", minimum: 0, maximum: 1_000_000_000 });
+    expect(schema.other_lines!.items!.properties.units!.maximum).toBe(1_000_000_000);
+    const line = { procedure: "CPT:97110", diagnoses: ["ICD10CM:M54.50"], state: "CA" };
+    mcp.send(call(21, "check_claim", { ...line, units: 1_000_000_000 }));
+    const [billion] = await mcp.next();
+    expect(billion!.result!.isError, textOf(billion!)).toBeFalsy();
+    expect(textOf(billion!)).toContain("Checked 1 line");
+    const bad: unknown[] = [1e300, 1.5, -1, 1_000_000_001];
+    bad.forEach((units, i) => mcp.send(call(22 + i, "check_claim", { ...line, units })));
+    mcp.send(
+      call(30, "check_claim", { ...line, other_lines: [{ procedure: "CPT:97112", units: 1e300 }] }),
+    );
+    for (const reply of await mcp.next(bad.length + 1)) {
+      expect(reply.result!.isError, JSON.stringify(reply)).toBe(true);
+      expect(textOf(reply)).toMatch(
+        /units must be a whole number from 0 to 1,000,000,000 at (other_lines\[0\]\.)?units/,
+      );
+    }
+  });
+
   it("answers a ping sent behind 40 calls before most of them (calls queue, pings do not)", async () => {
     const mcp = await start();
     for (let i = 0; i < 40; i++)

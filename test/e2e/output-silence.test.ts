@@ -153,7 +153,7 @@ describe("an empty answer says so", () => {
   });
   it.each([
     [["lobs", "--payer", "CMS", "--lob", "commercial"], "No lines of business match."],
-    [["updates", "--days", "1"], "No new or updated policies in the last 1 days."],
+    [["updates", "--days", "1"], "No new or updated policies in the last 1 day."],
     [["code", "CPT:0001F", "--format", "csv"], "No policy lists this code."],
     [["matrix", "CPT:0001F", "--format", "ndjson"], "No policy lists this code."],
   ])("%j: %s on stderr", async (args, message) => {

@@ -2,7 +2,7 @@
 // another process holds; a file that only claims to be a snapshot is exit 2 "not a coverage
 // snapshot" in every command.
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { copyFileSync, mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { once } from "node:events";
@@ -53,6 +53,40 @@ describe.skipIf(!SQLITE)("opening a snapshot", () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).data.length).toBeGreaterThan(0);
     await once(holder, "exit");
+  });
+
+  it.each([() => ["--local", "--data", snapshot, "payers"], () => ["data", "info", snapshot]])(
+    "a lock held past the wait: exit 1, names the lock and says to run again, never 'rebuild' (%#)",
+    async (args) => {
+      // Held by a connection of this process (SQLite locks it as another process's): the
+      // reader waits its 5 s, then fails.
+      const { DatabaseSync } = await import("node:sqlite");
+      const holder = new DatabaseSync(snapshot);
+      holder.exec("BEGIN EXCLUSIVE");
+      try {
+        const r = await runInProcess(args());
+        expect(r.exitCode, r.stderr).toBe(1);
+        expect(r.stderr).toContain(`snapshot ${snapshot} is locked: another process is writing`);
+        expect(r.stderr).toContain("Run the command again when that process has finished");
+        expect(r.stderr).not.toMatch(/rebuild|report it/i);
+      } finally {
+        holder.exec("ROLLBACK");
+        holder.close();
+      }
+    },
+  );
+
+  it("a version deleted in place by another program: exit 2 'damaged', never a crash or half an answer", async () => {
+    const damaged = path.join(dir, "damaged.db");
+    copyFileSync(snapshot, damaged);
+    const { DatabaseSync } = await import("node:sqlite");
+    const db = new DatabaseSync(damaged);
+    db.prepare("DELETE FROM version WHERE policy_id = ?").run("cms-ncd/240.4/2008-03-13");
+    db.close();
+    const r = await runInProcess(["--local", "--data", damaged, "search", "--code", "HCPCS:E0601"]);
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`snapshot ${damaged} is damaged`);
+    expect(r.stdout).toBe("");
   });
 
   it.each([

@@ -3,8 +3,14 @@ import { UsageError } from "../../errors.js";
 
 /** The longest header line a CSV table may have (characters): longer is no CSV header. */
 export const MAX_HEADER_CHARS = 64 * 1024;
-/** The largest field (characters); a larger one makes its row malformed, and is not kept. */
-export const MAX_FIELD_CHARS = 64 * 1024 * 1024;
+/**
+ * The largest field (characters); a larger one makes its row malformed, and is not kept. The
+ * import holds about 13 times a field at its peak (bytes, text, markdown, the converter's DOM):
+ * 16 MB keeps the worst row under what the whole published export costs (~430 MB), at over 100
+ * times the largest fields CMS writes (HTML of 128 KB and more). mcd-import.md's 64 MB let one
+ * 50 MB field cost 670-780 MB (findings/reliability.md 2h).
+ */
+export const MAX_FIELD_CHARS = 16 * 1024 * 1024;
 /** Put in place of a field's text past MAX_FIELD_CHARS: the row reader reports the row. */
 export const FIELD_TOO_LARGE = "\u0000coverage: field over the limit\u0000";
 

@@ -43,6 +43,7 @@ export async function readTable(
     onBad({ file: source.label, line: err.lines ?? 0, reason: err.message }),
   );
   let index: Map<string, number> | undefined;
+  let names: string[] = [];
   let width = 0;
   // Lines counted as the file shows them: one per record, plus the newlines inside its fields.
   let line = 1;
@@ -51,7 +52,7 @@ export async function readTable(
     line += 1 + countNewlines(record);
     if (!index) {
       // A UTF-8 byte-order mark read as Windows-1252 is "ï»¿": not part of the first name.
-      const names = record.map((name) =>
+      names = record.map((name) =>
         name
           .replace(/^(\ufeff|\u00ef\u00bb\u00bf)/, "")
           .trim()
@@ -68,11 +69,13 @@ export async function readTable(
       return;
     }
     if (record.length === 1 && record[0] === "") return; // an empty line
-    if (record.some((field) => field.endsWith(FIELD_TOO_LARGE))) {
+    const cut = record.findIndex((field) => field.endsWith(FIELD_TOO_LARGE));
+    if (cut !== -1) {
+      const column = names[cut];
       onBad({
         file: source.label,
         line: start,
-        reason: `a field longer than ${describeSize(maxField)}`,
+        reason: `${column ? `the field '${column}' is` : "a field"} longer than ${describeSize(maxField)}, the largest a field may be`,
       });
       return;
     }

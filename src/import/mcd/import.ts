@@ -292,8 +292,9 @@ class McdImport {
     await this.readArticles();
     this.options.progress?.("reading NCDs");
     await this.readNcds();
+    // Tables of their own; a table the import reads anyway went to its reader in that pass.
     for (const [name, onRow] of Object.entries(this.options.alsoRead ?? {}))
-      await this.each(name, [], onRow);
+      if (!this.readTables.has(name)) await this.each(name, [], onRow);
     this.countOrphans();
     await this.readCodeSets();
     this.strictCheck();
@@ -389,11 +390,19 @@ class McdImport {
       );
   }
 
+  /** The tables read so far, by file name. */
+  private readonly readTables = new Set<string>();
+
   private async each(
     name: string,
     required: readonly string[],
     onRow: (row: Row, file: string) => void | Promise<void>,
   ): Promise<void> {
+    this.readTables.add(name);
+    // A caller's reader of a table the import reads anyway (ncd_trkg's revision history) sees
+    // its rows in the same pass.
+    const also = this.options.alsoRead?.[name];
+    const other = also && also !== onRow ? also : undefined;
     for (const source of this.set.tables.get(name) ?? []) {
       const signal = this.options.signal;
       await readTable(
@@ -402,6 +411,7 @@ class McdImport {
         (row) => {
           if (signal?.aborted)
             throw new InterruptedError("import interrupted; nothing was written");
+          other?.(row);
           return onRow(row, source.label);
         },
         (bad) => this.bad(bad),

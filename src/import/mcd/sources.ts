@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
-import type { Readable } from "node:stream";
+import { PassThrough, type Readable } from "node:stream";
 import yauzl from "yauzl";
 import { UsageError } from "../../errors.js";
 import { checkNotSymlink, unsafeNameError } from "./zip-entries.js";
@@ -83,10 +83,28 @@ function checkEntrySize(entry: yauzl.Entry, where: string, limit: number): void 
     );
 }
 
-/** An entry's bytes, inflated as they are read. */
-export function openEntry(zip: Zip, entry: yauzl.Entry): Promise<Readable> {
+/** A zip whose bytes cannot be inflated (a bad header, a broken stream, a wrong CRC): exit 2. */
+function damagedZip(label: string, err: Error): UsageError {
+  return new UsageError(
+    `${label}: the zip is damaged (${err.message})`,
+    "Download the export again: the file is not whole, or was changed after CMS wrote it.",
+  );
+}
+
+/** An entry's bytes, inflated as they are read; a damaged entry fails naming it (exit 2). */
+export function openEntry(
+  zip: Zip,
+  entry: yauzl.Entry,
+  label: string = entry.fileName,
+): Promise<Readable> {
   return new Promise((resolve, reject) =>
-    zip.openReadStream(entry, (err, stream) => (err ? reject(err) : resolve(stream))),
+    zip.openReadStream(entry, (err, stream) => {
+      if (err) return reject(damagedZip(label, err));
+      // Through a stream of our own: yauzl's and zlib's errors arrive as the usage error.
+      const out = new PassThrough();
+      stream.on("error", (e: Error) => out.destroy(damagedZip(label, e)));
+      resolve(stream.pipe(out));
+    }),
   );
 }
 
@@ -122,7 +140,7 @@ export async function findTables(inputs: string[]): Promise<TableSet> {
       checkNotSymlink(entry, label, AS_PUBLISHED);
       if (isCsv(base)) {
         checkEntrySize(entry, where, MAX_ENTRY_BYTES);
-        add({ name: base.toLowerCase(), label: where, open: () => openEntry(zip, entry) });
+        add({ name: base.toLowerCase(), label: where, open: () => openEntry(zip, entry, where) });
       } else if (isZip(base)) {
         checkEntrySize(entry, where, MAX_NESTED_ZIP_BYTES);
         await addZip(await openZipBuffer(await readEntry(zip, entry)), where);

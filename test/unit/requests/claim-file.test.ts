@@ -119,3 +119,51 @@ describe("claim CSV: quotes", () => {
     ]);
   });
 });
+
+describe("claim CSV: lines that never end", () => {
+  it("a first line with no end (`cat /dev/zero | check --input -`): refused once past 65,536 characters, never read to its end", async () => {
+    for (const bytes of ["\0", "a"]) {
+      const input = endless("", bytes, 4 * 65536);
+      const err = await (async () => {
+        for await (const r of readClaimRecords(input, "stdin", () => undefined)) void r;
+      })().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(UsageError);
+      expect((err as Error).message).toBe(
+        "stdin, line 1: the first line is longer than 65,536 characters; this is not a claims CSV or NDJSON file",
+      );
+    }
+  });
+
+  it("a later line with no end is named at once, and the stream read on without holding it", async () => {
+    const input = endless("procedure,diagnosis\n97110,M54.50\n", "a", 8 * 65536);
+    const seen: string[] = [];
+    const err = await (async () => {
+      for await (const r of readClaimRecords(input, "stdin", () => undefined))
+        seen.push("problem" in r ? `${r.line} ${r.problem.message}` : `${r.line} ok`);
+    })().catch((e: unknown) => e);
+    // The stream's own limit ends the read: the long line was reported before it.
+    expect((err as Error).message).toMatch(/^read past/);
+    expect(seen).toEqual(["2 ok", "3 longer than 65,536 characters"]);
+  });
+});
+
+describe("claim CSV: encodings", () => {
+  it.each([
+    [
+      "with its byte-order mark",
+      Buffer.concat([
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from("procedure,diagnosis\n97110,M54.50\n", "utf16le"),
+      ]),
+    ],
+    ["without one", Buffer.from("procedure,diagnosis\n97110,M54.50\n", "utf16le")],
+  ])("UTF-16 %s is named as such, with the fix (findings reliability-2 C4)", async (_, bytes) => {
+    const read = async () => {
+      for await (const r of readClaimRecords(Readable.from([bytes]), "u.csv", () => undefined))
+        void r;
+    };
+    await expect(read()).rejects.toThrow(
+      "u.csv, line 1: the file looks like UTF-16 text (every other byte is NUL); save it as UTF-8 CSV",
+    );
+  });
+});

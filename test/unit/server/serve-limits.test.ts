@@ -139,6 +139,24 @@ describe("serve: clients that stop sending or reading are cut", () => {
     }
   }, 30_000);
 
+  it("a body declared over 1 MiB gets 413 at once, without waiting for its bytes (findings reliability-2 S2)", async () => {
+    // Long timeouts: without the check the answer could only come from the socket's closing.
+    const server = await startServer(small, { requestTimeoutMs: 60_000, idleTimeoutMs: 60_000 });
+    try {
+      const { socket, closed } = await connect(server.url);
+      socket.write(
+        "POST /v1/policies/filter HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\n" +
+          `content-length: ${200 << 20}\r\n\r\n` +
+          "{".repeat(65_536),
+      );
+      await eventually(() => socket.bytesRead > 0);
+      socket.destroy();
+      expect(await closed).toMatch(/^HTTP\/1\.1 413 [^\n]*\r\n[\s\S]*"Request body too large"/);
+    } finally {
+      await server.close();
+    }
+  }, 30_000);
+
   it("a download whose client stopped reading is destroyed after the idle timeout", async () => {
     const server = await startServer(big, { idleTimeoutMs: 500 });
     try {

@@ -22,10 +22,10 @@ const MAIN_JOB = ["--local", "search", "--code", "CPT:97110", "--state", "CA", "
  * dist/search.cjs (dist/cli.cjs starts it for a search); dist/bundle.cjs, which every other
  * command runs, is started directly with the same job, for the functions the two share.
  */
-function calledFunctions(bundle, args, dir) {
+function calledFunctions(bundle, args, dir, node = process.execPath) {
   const log = path.join(dir, "v8.log");
   execFileSync(
-    process.execPath,
+    node,
     [
       "--log-function-events",
       `--logfile=${log}`,
@@ -67,14 +67,37 @@ function calledFunctions(bundle, args, dir) {
   return ends;
 }
 
-/** The bundled sample as a snapshot, DIR/sample.db (false where node:sqlite is missing). */
-function sampleSnapshot(dir) {
-  const db = path.join(dir, "sample.db");
-  if (existsSync(db)) return true;
-  const [major, minor] = process.versions.node.split(".").map(Number);
-  if (major < 22 || (major === 22 && minor < 13)) return false;
-  execFileSync(
+/**
+ * A Node with node:sqlite (22.13+) to run a snapshot search with: this one, else the Node 22 or
+ * 24 that .ci/run keeps (CI_NODE_CACHE, ~/.cache/coverage-ci), so a build by Node 20 still
+ * finds the functions a snapshot search runs on Node 22 and 24; null when there is none.
+ */
+function sqliteNode() {
+  const cache =
+    process.env.CI_NODE_CACHE ??
+    path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "coverage-ci");
+  for (const node of [
     process.execPath,
+    ...[22, 24].map((m) => path.join(cache, `node-${m}`, "node_modules", ".bin", "node")),
+  ]) {
+    if (node !== process.execPath && !existsSync(node)) continue;
+    try {
+      const version = execFileSync(node, ["-p", "process.versions.node"], { encoding: "utf8" });
+      const [major, minor] = version.trim().split(".").map(Number);
+      if (major > 22 || (major === 22 && minor >= 13)) return node;
+    } catch {
+      // Not a Node that runs here: the next one.
+    }
+  }
+  return null;
+}
+
+/** The bundled sample as a snapshot, DIR/sample.db, made by `node` (which has node:sqlite). */
+function sampleSnapshot(dir, node) {
+  const db = path.join(dir, "sample.db");
+  if (existsSync(db)) return;
+  execFileSync(
+    node,
     [
       path.join(root, "bin", "coverage.js"),
       "-q",
@@ -86,7 +109,6 @@ function sampleSnapshot(dir) {
     ],
     { env: { ...process.env, COVERAGE_CONFIG_DIR: dir }, stdio: "ignore" },
   );
-  return true;
 }
 
 /** Makes the top-level functions of `bundle` that the main job calls eager. */
@@ -95,14 +117,16 @@ function makeEager(file, dir) {
   const called = new Set([
     ...calledFunctions(bundle, [...MAIN_JOB, "--json"], dir),
     ...calledFunctions(bundle, MAIN_JOB, dir),
-    // The one-shot search of a snapshot (the store's code), on the sample made one, where
-    // this Node has node:sqlite (22.13+; elsewhere its functions compile when called).
-    ...(sampleSnapshot(dir)
-      ? calledFunctions(
+    // The one-shot search of a snapshot (the store's code), on the sample made one, where a
+    // Node with node:sqlite is at hand (elsewhere its functions compile when called).
+    ...(snapshotNode
+      ? (sampleSnapshot(dir, snapshotNode),
+        calledFunctions(
           bundle,
           ["--data", path.join(dir, "sample.db"), ...MAIN_JOB.slice(1), "--json"],
           dir,
-        )
+          snapshotNode,
+        ))
       : []),
   ]);
   const text = readFileSync(bundle, "utf8");
@@ -164,6 +188,7 @@ function makeEager(file, dir) {
   writeFileSync(bundle, out);
 }
 
+const snapshotNode = sqliteNode();
 const dir = mkdtempSync(path.join(os.tmpdir(), "coverage-eager-"));
 try {
   makeEager("search.cjs", dir);

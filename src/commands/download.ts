@@ -51,14 +51,18 @@ export function registerDownload(program: Command, run: RunEnvironment): void {
         const fetch = await import("../views/fetch.js");
         const variant = downloadVariant(opts);
         const { explainNoFile, isNoFileStored } = await import("../views/file-variants.js");
-        const link = await fetch.getPolicyByArg(client, id as string, await ctx.today(), (v) =>
-          client
-            .downloadUrl(v === id ? request : client.build.downloadUrl(v, variant))
-            // No file of that kind: said now, with what is stored, before any download.
-            .catch(async (err: unknown) => {
-              throw isNoFileStored(err) ? await explainNoFile(client, v, variant) : err;
-            }),
-        );
+        let versionId = id as string;
+        const link = await fetch.getPolicyByArg(client, id as string, await ctx.today(), (v) => {
+          versionId = v;
+          return (
+            client
+              .downloadUrl(v === id ? request : client.build.downloadUrl(v, variant))
+              // No file of that kind: said now, with what is stored, before any download.
+              .catch(async (err: unknown) => {
+                throw isNoFileStored(err) ? await explainNoFile(client, v, variant) : err;
+              })
+          );
+        });
         if (opts.urlOnly) {
           // The link object: as JSON by default, one line in ndjson, one row in csv.
           const { writeView } = await import("../output/view-output.js");
@@ -72,13 +76,16 @@ export function registerDownload(program: Command, run: RunEnvironment): void {
           });
         }
         // Loaded here, not at start-up: only a download writes files or handles SIGTERM.
-        const [{ saveDownload }, { runTerminable }] = await Promise.all([
+        const [{ saveDownload }, { runTerminable }, { nameWithVersion }] = await Promise.all([
           import("../download/save-file.js"),
           import("../download/termination.js"),
+          import("../download/safe-name.js"),
         ]);
+        // Each version its own default name: two versions saved in one folder do not collide.
+        const named = { ...link, filename: nameWithVersion(link.filename, versionId) };
         const progress = await createProgress(ctx.io, ctx.settings.quiet);
         const saved = await runTerminable(ctx.signal, (signal) =>
-          saveDownload(link, {
+          saveDownload(named, {
             output: opts.output,
             force: Boolean(opts.force),
             cwd: process.cwd(),

@@ -121,6 +121,19 @@ export function writeError(err: unknown, target: string, device = false): CliErr
   );
 }
 
+/**
+ * The temporary file beside `target` could not be created: said of the folder, since the OS's
+ * words (`/proc/version`: "no such file or directory") would puzzle about a file that exists.
+ */
+function createError(err: unknown, target: string): unknown {
+  const code = (err as NodeJS.ErrnoException).code ?? "";
+  if (!["ENOENT", "EACCES", "EPERM", "EROFS"].includes(code)) return err;
+  return new UsageError(
+    `cannot write ${target}: no new file can be created in the folder ${path.dirname(target)} (${code})`,
+    "Nothing was saved (a download is written beside its target under a temporary name, then renamed). Choose a place you can write to with -o.",
+  );
+}
+
 // The file system calls of a download: an error of one of these is this machine's, not the network's.
 const LOCAL_CALLS = new Set(["open", "write", "close", "fsync", "rename", "link", "unlink"]);
 
@@ -208,7 +221,9 @@ export async function writeFileAtomically(
   let created = false;
   try {
     addAbortSignal(options.signal, source);
-    file = await open(temp, "wx");
+    file = await open(temp, "wx").catch((err: unknown) => {
+      throw createError(err, target);
+    });
     created = true;
     const fd = file.fd;
     const reclaim = reclaimReadBuffers(RECLAIM_EVERY, options.collector);

@@ -26,6 +26,7 @@ export default defineConfig({
   entry: {
     cli: "src/cli/main.ts",
     bundle: "src/cli/start.ts",
+    search: "src/cli/start-search.ts",
     undici: "src/backend/undici.ts",
     zod: "src/contract/zod-entry.ts",
     mcp: "src/mcp/stdio.ts",

@@ -80,14 +80,17 @@ export async function interleave(cases, runs, { warmup = 1, rss = false } = {}) 
     for (const c of round % 2 ? cases : [...cases].reverse()) {
       // Untimed set-up before every run (e.g. removing the previous run's output).
       c.prepare?.();
-      const r = await runTimed(c.cmd, c.args, {
-        env: c.env,
-        cwd: c.cwd,
-        rss,
-        // A pipe, read to the end, where the case asks for one (the CLI writes to a pipe
-        // through Node's streams); otherwise /dev/null.
-        keepStdout: Boolean(c.measure || c.pipe),
-      });
+      // A case may time itself (a server, to its ready line): `run` resolves to what runTimed gives.
+      const r = c.run
+        ? await c.run()
+        : await runTimed(c.cmd, c.args, {
+            env: c.env,
+            cwd: c.cwd,
+            rss,
+            // A pipe, read to the end, where the case asks for one (the CLI writes to a pipe
+            // through Node's streams); otherwise /dev/null.
+            keepStdout: Boolean(c.measure || c.pipe),
+          });
       if (r.code !== 0 && !c.allowFail) {
         throw new Error(`${c.name} exited ${r.code}:\n${r.stderr.slice(0, 2000)}`);
       }

@@ -10,8 +10,8 @@
 //   --quiet-check: start-up figures measured at a 1-minute load average >= 1 are refused, not
 //   reported (bench/quiet.mjs); the load is printed beside every start-up figure either way.
 // Env: BENCH_RUNS (cold-start runs per case, default 20), BENCH_SCALE_RUNS (default 5),
-//      BENCH_NODES (Node binaries for the cold start, besides this one; default: the Node 20,
-//      22 and 24 that .ci/run keeps in ~/.cache/coverage-ci),
+//      BENCH_NODES (Node binaries for the cold start, besides this one, separated by commas or
+//      spaces; default: the Node 20, 22 and 24 that .ci/run keeps in ~/.cache/coverage-ci),
 //      BENCH_DOWNLOAD_RUNS (default 11), BENCH_MCD_RUNS (default 3), BENCH_SNAPSHOT_RUNS (default 10),
 //      BENCH_SERVE_REQUESTS (per client, default 100), BENCH_SKIP_5M (skip the 5M-link snapshot),
 //      BENCH_SERVE_ONLY (of the snapshot part, only serve on the 1M-link snapshot),
@@ -125,11 +125,7 @@ async function coldStart() {
     console.log(
       `  (no Node ${missing.join(", ")} found: set BENCH_NODES=/path/to/node,... or run .ci/run once)`,
     );
-  const bigDb = path.join(OUT, "big.db");
-  if (!existsSync(bigDb))
-    console.log(
-      "  (no bench/out/big.db: the 1M-link snapshot row is skipped; `node bench/run.mjs snapshot` builds it)",
-    );
+  const bigDb = ensureBigDb(nodes);
   for (const { bin: node, version, major, minor } of nodes) {
     // Node's compile cache is made by the warm-up runs in the bench's fresh temporary folder
     // (cleanEnv), as a user's first runs would (Node 22.1+; Node 20 compiles every time).
@@ -142,7 +138,13 @@ async function coldStart() {
         bigDb,
         sqlite: major > 22 || (major === 22 && minor >= 13),
       })) {
-        cases.push({ ...c, name: `${b.label}${c.name}`, cmd: node, env });
+        cases.push({
+          ...c,
+          name: `${b.label}${c.name}`,
+          cmd: node,
+          env,
+          ...(c.ready && { run: () => timeReady(node, c.args, c.ready, env) }),
+        });
         if (!b.label) targets.push(c);
       }
     }
@@ -154,18 +156,63 @@ async function coldStart() {
     console.log(`  (${note})`);
     // Peak RSS from one extra run each (GNU time would add its own fork to the timings).
     for (const c of cases) {
+      if (c.run) continue; // a server: no exit to take its peak at
       const r = await runTimed(c.cmd, c.args, { rss: true, env });
       if (r.maxRssKb) results.get(c.name).rss.push(r.maxRssKb);
     }
     const ratio = reportRatios(cases, results);
     const base = median(results.get(cases[0].name).ms);
     for (const { name, label, target } of targets) {
-      const what = `Node ${version}: ${label} <= ${target}x node -e 0`;
       const detail = `${fmt(ratio(name), 2)}x (${fmt(median(results.get(name).ms))} vs ${fmt(base)} ms; ${note})`;
-      if (quiet) verdict(what, ratio(name) <= target, detail);
-      else refused(refusal(what, `${fmt(ratio(name), 2)}x, ${note}`));
+      // No target of its own (issue 39: no regression): printed beside the others, and
+      // refused like them under load.
+      const what =
+        target === null
+          ? `Node ${version}: ${label}`
+          : `Node ${version}: ${label} <= ${target}x node -e 0`;
+      if (!quiet) refused(refusal(what, `${fmt(ratio(name), 2)}x, ${note}`));
+      else if (target === null) info(what, detail);
+      else verdict(what, ratio(name) <= target, detail);
     }
   }
+}
+
+/**
+ * bench/out/big.db, the 1M-link snapshot of the one-shot row: built (from bench/out/big.json,
+ * generated if missing) with the first of `nodes` that has node:sqlite when it is not there.
+ */
+function ensureBigDb(nodes) {
+  const bigDb = path.join(OUT, "big.db");
+  if (existsSync(bigDb)) return bigDb;
+  const node = nodes.find((n) => n.major > 22 || (n.major === 22 && n.minor >= 13));
+  if (!node) {
+    console.log("  (no bench/out/big.db and no Node with node:sqlite: the 1M-link row is skipped)");
+    return bigDb;
+  }
+  const json = path.join(OUT, "big.json");
+  ensureDataset(json, []);
+  console.log(`  (building bench/out/big.db with Node ${node.version}, once)`);
+  const r = spawnSync(node.bin, [BIN, "-q", "data", "build", json, "-o", bigDb, "--force"], {
+    cwd: ROOT,
+    env: cleanEnv(),
+    stdio: "inherit",
+  });
+  if (r.status !== 0) throw new Error("coverage data build big.json failed");
+  return bigDb;
+}
+
+/** Spawns a server and times it to the line that says it is ready, then stops it. */
+async function timeReady(node, args, ready, env) {
+  const started = performance.now();
+  const child = spawn(node, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  await waitForLine(child, ready, 60_000, args.join(" "));
+  const ms = performance.now() - started;
+  child.stdout.resume();
+  child.stderr.resume();
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
+  return { ms, code: 0, stderr: "" };
 }
 
 /**
@@ -193,6 +240,16 @@ function startupCases(bin, { bigDb, sqlite }) {
       pipe: true,
     },
   ];
+  // `serve`: from the process's start to the line with its URL (then stopped), on the
+  // snapshot where there is one, else on the bundled sample.
+  const served = sqlite && existsSync(bigDb) ? ["--data", bigDb] : ["--local"];
+  cases.push({
+    name: `coverage serve ${sqlite && existsSync(bigDb) ? "--data big.db" : "(bundled sample)"} (to its URL line)`,
+    label: "serve, ready (process start to its URL line)",
+    target: null,
+    args: [bin, ...served, "serve", "--host", "127.0.0.1", "--port", "0"],
+    ready: /http:\/\/127\.0\.0\.1:\d+/,
+  });
   if (sqlite && existsSync(bigDb))
     cases.push({
       name: "coverage --data big.db search --code ICD10CM:E119 --state CA --json",
@@ -255,6 +312,7 @@ async function instructions() {
         bigDb,
         sqlite: major > 22 || (major === 22 && minor >= 13),
       })) {
+        if (c.ready) continue; // a server never exits: not counted
         const n = count(c.args, c.pipe);
         rows.push([`${b.label}${c.name}`, fmt(n / 1e6), `${fmt(n / base, 3)}x`]);
       }
@@ -264,7 +322,8 @@ async function instructions() {
 }
 
 /**
- * The Nodes to start the CLI with: this one, then BENCH_NODES (binaries, comma-separated) or
+ * The Nodes to start the CLI with: this one, then BENCH_NODES (binaries, separated by commas or
+ * spaces) or
  * else the Node 20, 22 and 24 that .ci/run keeps (CI_NODE_CACHE, ~/.cache/coverage-ci); one
  * per major.
  */
@@ -275,7 +334,7 @@ function findNodes() {
   const candidates = [
     NODE,
     ...(process.env.BENCH_NODES
-      ? process.env.BENCH_NODES.split(",").filter(Boolean)
+      ? process.env.BENCH_NODES.split(/[\s,]+/).filter(Boolean)
       : [20, 22, 24].map((m) => path.join(cache, `node-${m}`, "node_modules", ".bin", "node"))),
   ];
   const nodes = [];

@@ -16,7 +16,7 @@ try {
   const path = require("node:path");
   const dist = path.join(__dirname, "..", "dist");
   const missing = [err?.path, err?.message].some(
-    (s) => typeof s === "string" && /[\\/]dist[\\/](cli|bundle)\.cjs/.test(s),
+    (s) => typeof s === "string" && /[\\/]dist[\\/](cli|bundle|search)\.cjs/.test(s),
   );
   if (!missing || !["ENOENT", "MODULE_NOT_FOUND"].includes(err.code)) throw err;
   process.stderr.write(

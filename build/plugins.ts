@@ -73,12 +73,12 @@ export const lazyDefaults: Plugin = {
   },
 };
 
-// Files of dist/ that others require at run time (dist/cli.cjs the bundle; the bundle undici,
+// Files of dist/ that others require at run time (dist/cli.cjs the bundle or the search's; they undici,
 // zod and mcp): left as written, resolved beside the file that requires them.
 export const distApart: Plugin = {
   name: "dist-apart",
   setup(build) {
-    build.onResolve({ filter: /^\.\/(bundle|undici|zod|mcp)\.cjs$/ }, (args) => ({
+    build.onResolve({ filter: /^\.\/(bundle|search|undici|zod|mcp)\.cjs$/ }, (args) => ({
       path: args.path,
       external: true,
     }));

@@ -1,6 +1,7 @@
 import { writeSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { dispatchesToSearch } from "./dispatch.js";
 import { helpRequest, printBuiltHelp } from "./fast-help.js";
 import { VERSION } from "./version.js";
 
@@ -21,9 +22,15 @@ if (argv.length === 1 && argv[0] === "--version") {
   // Printed as the build rendered it.
 } else {
   // The bundle is a file of its own (kept as written by the build, build/plugins.ts, distApart),
-  // so --version reads and compiles none of it.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
-  const bundle = require("./bundle.cjs") as typeof import("./start.js");
+  // so --version reads and compiles none of it. A search has a bundle of its own, without the
+  // other commands (src/cli/start-search.ts).
+  const bundle = (
+    dispatchesToSearch(argv)
+      ? // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+        require("./search.cjs")
+      : // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+        require("./bundle.cjs")
+  ) as typeof import("./start.js");
   // main never throws: every failure is an exit code.
   void bundle.main(argv);
 }

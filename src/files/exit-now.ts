@@ -1,4 +1,4 @@
-/** How the process ends at once (set by src/cli/start.ts, the one place that exits). */
+/** How the process ends at once (set by src/cli/process-main.ts, the one place that exits). */
 let exitProcess: ((code: number) => void) | undefined;
 
 /** Set by the CLI's entry point: what `exitNow` calls. */

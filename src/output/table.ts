@@ -183,24 +183,14 @@ function layoutTable<T>(
   rows: readonly T[],
   io: Pick<Io, "columns" | "chalk">,
   width: number,
+  measure = measureOnce(rows),
 ): Layout {
-  // Tabs would jump to the terminal's tab stops and push the columns after them out of line.
-  const cells = rows.map((row) =>
-    columns.map((c) => stripControls(c.value(row)).replace(/\t/g, " ")),
-  );
-  const natural = columns.map((c, i) =>
-    Math.max(displayWidth(c.header), ...cells.map((r) => displayWidth(r[i] ?? ""))),
-  );
+  const measured = columns.map(measure);
+  const cells = rows.map((_, ri) => measured.map((m) => m.cells[ri] ?? ""));
   const widths = fitWidths(
-    natural,
+    measured.map((m) => m.natural),
     columns.map((c) => Boolean(c.flex) && !c.nowrap),
-    columns.map((c, i) =>
-      floorWidth(
-        c,
-        natural[i] ?? 0,
-        cells.map((r) => r[i] ?? ""),
-      ),
-    ),
+    measured.map((m) => m.floor),
     width,
   );
   const wrapped = cells.map((r) =>
@@ -296,13 +286,38 @@ export function cutText(text: string, width: number): string {
 
 const oneLine = (text: string) => stripControls(text).replace(/\s+/g, " ").trim();
 
+/** A column's cells as printed, its content width, and its width with no word broken. */
+interface Measured {
+  cells: string[];
+  natural: number;
+  floor: number;
+}
+
+/**
+ * Measures a column of `rows` once: the choice of layout and the layout itself read the same
+ * widths (a table into a pipe measured every cell three times).
+ */
+function measureOnce<T>(rows: readonly T[]): (column: Column<T>) => Measured {
+  const known = new Map<Column<T>, Measured>();
+  return (column) => {
+    let m = known.get(column);
+    if (!m) {
+      // Tabs would jump to the terminal's tab stops and push the columns after them out of line.
+      const cells = rows.map((row) => stripControls(column.value(row)).replace(/\t/g, " "));
+      const natural = Math.max(displayWidth(column.header), ...cells.map(displayWidth));
+      known.set(column, (m = { cells, natural, floor: floorWidth(column, natural, cells) }));
+    }
+    return m;
+  };
+}
+
 /** Columns the table needs with no word broken: see floorWidth. */
-export function neededWidth<T>(columns: Column<T>[], rows: readonly T[]): number {
-  return columns.reduce((sum, c) => {
-    const cells = rows.map((row) => stripControls(c.value(row)).replace(/\t/g, " "));
-    const natural = Math.max(displayWidth(c.header), ...cells.map(displayWidth));
-    return sum + GAP + floorWidth(c, natural, cells);
-  }, -GAP);
+export function neededWidth<T>(
+  columns: Column<T>[],
+  rows: readonly T[],
+  measure = measureOnce(rows),
+): number {
+  return columns.reduce((sum, c) => sum + GAP + measure(c).floor, -GAP);
 }
 
 /**
@@ -319,17 +334,18 @@ export function renderTable<T>(
 ): string {
   // Each cell's text is read once: the choice of layout measures it before the layout does.
   const columns = given.map(readOnce);
+  const measure = measureOnce(rows);
   const leadAt = columns.findIndex((c) => c.nowrap);
   const lead = columns[leadAt];
   const others = columns.filter((_, i) => i !== leadAt);
-  if (!lead || others.length === 0 || neededWidth(columns, rows) <= io.columns)
-    return layoutTable(columns, rows, io, io.columns).lines.join("\n");
+  if (!lead || others.length === 0 || neededWidth(columns, rows, measure) <= io.columns)
+    return layoutTable(columns, rows, io, io.columns, measure).lines.join("\n");
   const leadCells = rows.map((row) => oneLine(lead.value(row)));
   const beside = others[0]?.beside ? others[0] : undefined;
   const rest = beside ? others.slice(1) : others;
   const { lines, heights } =
-    neededWidth(rest, rows) <= io.columns - STACK_INDENT
-      ? layoutTable(rest, rows, io, io.columns - STACK_INDENT)
+    neededWidth(rest, rows, measure) <= io.columns - STACK_INDENT
+      ? layoutTable(rest, rows, io, io.columns - STACK_INDENT, measure)
       : layoutRecords(rest, rows, io, io.columns - STACK_INDENT);
   const pad = " ".repeat(STACK_INDENT);
   const head = beside ? `${lead.header}${" ".repeat(GAP)}${beside.header}` : lead.header;

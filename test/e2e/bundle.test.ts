@@ -106,7 +106,8 @@ describe("the built CLI: one CommonJS bundle, started with Node's compile cache"
     const job = ["--local", "search", "--json"];
     const before = await run(job, { env: { TMPDIR: tmp } });
     expect((JSON.parse(before.stdout) as { data: unknown[] }).data).toHaveLength(20);
-    const bundle = path.join(root, "dist", "bundle.cjs");
+    // A search runs the search's own bundle (src/cli/start-search.ts).
+    const bundle = path.join(root, "dist", "search.cjs");
     const source = readFileSync(bundle, "utf8");
     expect(source).toContain("slicePage(items,limit=20,");
     writeFileSync(bundle, source.replace("slicePage(items,limit=20,", "slicePage(items,limit=30,"));
@@ -115,12 +116,16 @@ describe("the built CLI: one CommonJS bundle, started with Node's compile cache"
     expect((JSON.parse(r.stdout) as { data: unknown[] }).data).toHaveLength(30);
   });
 
-  it.each(["cli.cjs", "bundle.cjs"])(
+  it.each([
+    ["cli.cjs", MAIN_JOB],
+    ["search.cjs", MAIN_JOB],
+    ["bundle.cjs", ["--local", "payers"]],
+  ])(
     "without dist/%s (not built, or built before a change of the build) it says how to build",
-    async (file) => {
+    async (file, job) => {
       const { root, run } = copyInstall("coverage-unbuilt-");
       rmSync(path.join(root, "dist", file));
-      const r = await run(MAIN_JOB);
+      const r = await run(job);
       expect(r.exitCode).toBe(1);
       expect(r.stdout).toBe("");
       expect(r.stderr).toContain("error: coverage is not built");

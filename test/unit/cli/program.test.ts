@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { commandToRegister, createProgram } from "../../../src/cli/program.js";
 import { COMMAND_NAMES } from "../../../src/commands/index.js";
+import { dispatchesToSearch, ROOT_FLAGS } from "../../../src/cli/dispatch.js";
 
 const run = { env: {}, signal: new AbortController().signal };
 
@@ -42,5 +43,35 @@ describe("the command tree of one run", () => {
       const inTree = createProgram(run).commands.find((c) => c.name() === name)!;
       expect(alone.helpInformation()).toBe(inTree.helpInformation());
     }
+  });
+});
+
+describe("the search's own bundle (dist/search.cjs), chosen before commander loads", () => {
+  it("knows the root options as the tree declares them (src/cli/dispatch.ts, ROOT_FLAGS)", () => {
+    const declared: Record<string, string> = {};
+    for (const o of createProgram(run).options)
+      for (const flag of [o.short, o.long].filter((f): f is string => f !== undefined))
+        declared[flag] = o.required ? "required" : o.optional ? "optional" : "none";
+    expect(ROOT_FLAGS).toEqual(declared);
+  });
+
+  it.each([
+    [["search", "--code", "CPT:97110"], true],
+    [["--local", "search"], true],
+    [["--data", "search", "search"], true],
+    [["--data", "search", "policy", "x"], false],
+    [["--data=x.db", "--format", "csv", "-q", "search", "--state", "CA"], true],
+    [["search", "--help"], false],
+    [["search", "-h"], false],
+    [["help", "search"], false],
+    [["serch"], false],
+    [["--bogus", "search"], false],
+    [["-qv", "search"], false],
+    [["--", "search"], false],
+    [["payers"], false],
+    [[], false],
+  ])("%j -> %s, as the whole tree decides it", (argv, expected) => {
+    expect(dispatchesToSearch(argv)).toBe(expected);
+    expect(commandToRegister(createProgram(run), argv) === "search").toBe(expected);
   });
 });

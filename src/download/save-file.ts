@@ -1,4 +1,4 @@
-import { constants, writeSync } from "node:fs";
+import { constants, existsSync, writeSync } from "node:fs";
 import { type FileHandle, link, open, rename, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 import { isatty } from "node:tty";
@@ -128,8 +128,14 @@ export function writeError(err: unknown, target: string, device = false): CliErr
 function createError(err: unknown, target: string): unknown {
   const code = (err as NodeJS.ErrnoException).code ?? "";
   if (!["ENOENT", "EACCES", "EPERM", "EROFS"].includes(code)) return err;
+  const folder = path.dirname(target);
+  if (!existsSync(folder))
+    return new UsageError(
+      `cannot write ${target}: the folder ${folder} does not exist`,
+      "Nothing was saved. Create it first, or choose another path with -o.",
+    );
   return new UsageError(
-    `cannot write ${target}: no new file can be created in the folder ${path.dirname(target)} (${code})`,
+    `cannot write ${target}: no new file can be created in the folder ${folder} (${code})`,
     "Nothing was saved (a download is written beside its target under a temporary name, then renamed). Choose a place you can write to with -o.",
   );
 }

@@ -5,14 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runInProcess } from "../helpers/run-cli.js";
-import {
-  cmsContent,
-  HCPCS_PAGE,
-  ICD10_PAGE,
-  startCms,
-  zipOf,
-  type CmsServer,
-} from "../helpers/cms-server.js";
+import { cmsContent, pullArgsFor, startCms, zipOf, type CmsServer } from "../helpers/cms-server.js";
 import { sampleTables } from "../helpers/mcd-sample.js";
 import { SQLITE } from "../helpers/snapshot.js";
 
@@ -139,20 +132,9 @@ describe.skipIf(!SQLITE)("reliability-2 minor: data pull import errors", () => {
     );
     const dataHome = path.join(work, "data-home");
     mkdirSync(dataHome, { recursive: true });
-    const r = await runInProcess(
-      [
-        "data",
-        "pull",
-        "medicare",
-        "--source",
-        `${cms.url}/exports/`,
-        "--icd10cm-url",
-        `${cms.url}${ICD10_PAGE}`,
-        "--hcpcs-url",
-        `${cms.url}${HCPCS_PAGE}`,
-      ],
-      { env: { XDG_DATA_HOME: dataHome, COVERAGE_RETRY_BASE_MS: "5", NO_COLOR: "1" } },
-    );
+    const r = await runInProcess(pullArgsFor(cms.url), {
+      env: { XDG_DATA_HOME: dataHome, COVERAGE_RETRY_BASE_MS: "5", NO_COLOR: "1" },
+    });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain("error: ncd.zip > ncd_trkg.csv: no column");
     expect(r.stderr).not.toContain(".part");

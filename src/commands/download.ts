@@ -22,7 +22,7 @@ export function registerDownload(program: Command, run: RunEnvironment): void {
     .option("--text", "the markdown text version (variant text) instead of the original file")
     .option(
       "-o, --output <path>",
-      "a file, a folder, or - for stdout (default: the suggested name in the current folder)",
+      "a file, a folder, or - for stdout (default: the suggested name with the version's date, in the current folder)",
     )
     .option("--force", "overwrite an existing file; with -o -, write a binary file to a terminal")
     .option("--url-only", "print the download link (the API's JSON) instead of downloading")

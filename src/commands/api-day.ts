@@ -23,6 +23,6 @@ export async function sayDayCountedFrom(ctx: CommandContext): Promise<void> {
   const day = await ctx.today();
   if (day !== new Date().toISOString().slice(0, 10))
     ctx.inform(
-      `The days are counted back from ${day} (the data's day: its as_of, or --today), not from today's date.`,
+      `The days are counted back from ${day} (the data's day, its as_of unless a day is set), not from today's date.`,
     );
 }

@@ -110,7 +110,7 @@ describe("newcomer-2 step 3: updates on data of another day", () => {
     expect(r.exitCode, r.stderr).toBe(0);
     if (today !== "2026-11-21")
       expect(r.stderr).toContain(
-        "The days are counted back from 2026-11-21 (the data's day: its as_of, or --today), not from today's date.",
+        "The days are counted back from 2026-11-21 (the data's day, its as_of unless a day is set), not from today's date.",
       );
     const pinned = await runInProcess(["updates", "--days", "3", "--today", today]);
     expect(pinned.stderr).not.toContain("counted back");

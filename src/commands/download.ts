@@ -22,7 +22,7 @@ export function registerDownload(program: Command, run: RunEnvironment): void {
     .option("--text", "the markdown text version (variant text) instead of the original file")
     .option(
       "-o, --output <path>",
-      "a file, a folder, or - for stdout (default: the suggested name with the version's date, in the current folder)",
+      "a file, a folder, or - for stdout (default: the suggested name in the current folder)",
     )
     .option("--force", "overwrite an existing file; with -o -, write a binary file to a terminal")
     .option("--url-only", "print the download link (the API's JSON) instead of downloading")
@@ -51,18 +51,14 @@ export function registerDownload(program: Command, run: RunEnvironment): void {
         const fetch = await import("../views/fetch.js");
         const variant = downloadVariant(opts);
         const { explainNoFile, isNoFileStored } = await import("../views/file-variants.js");
-        let versionId = id as string;
-        const link = await fetch.getPolicyByArg(client, id as string, await ctx.today(), (v) => {
-          versionId = v;
-          return (
-            client
-              .downloadUrl(v === id ? request : client.build.downloadUrl(v, variant))
-              // No file of that kind: said now, with what is stored, before any download.
-              .catch(async (err: unknown) => {
-                throw isNoFileStored(err) ? await explainNoFile(client, v, variant) : err;
-              })
-          );
-        });
+        const link = await fetch.getPolicyByArg(client, id as string, await ctx.today(), (v) =>
+          client
+            .downloadUrl(v === id ? request : client.build.downloadUrl(v, variant))
+            // No file of that kind: said now, with what is stored, before any download.
+            .catch(async (err: unknown) => {
+              throw isNoFileStored(err) ? await explainNoFile(client, v, variant) : err;
+            }),
+        );
         if (opts.urlOnly) {
           // The link object: as JSON by default, one line in ndjson, one row in csv.
           const { writeView } = await import("../output/view-output.js");
@@ -76,16 +72,13 @@ export function registerDownload(program: Command, run: RunEnvironment): void {
           });
         }
         // Loaded here, not at start-up: only a download writes files or handles SIGTERM.
-        const [{ saveDownload }, { runTerminable }, { nameWithVersion }] = await Promise.all([
+        const [{ saveDownload }, { runTerminable }] = await Promise.all([
           import("../download/save-file.js"),
           import("../download/termination.js"),
-          import("../download/safe-name.js"),
         ]);
-        // Each version its own default name: two versions saved in one folder do not collide.
-        const named = { ...link, filename: nameWithVersion(link.filename, versionId) };
         const progress = await createProgress(ctx.io, ctx.settings.quiet);
         const saved = await runTerminable(ctx.signal, (signal) =>
-          saveDownload(named, {
+          saveDownload(link, {
             output: opts.output,
             force: Boolean(opts.force),
             cwd: process.cwd(),

@@ -47,18 +47,3 @@ export function safeBaseName(suggested: string, contentType?: string): string {
   if (!name) return makeFallbackName(contentType);
   return RESERVED_NAMES.test(name) ? `_${name}` : name;
 }
-
-/**
- * The server's suggested name with the version's date before its extension (`0070.html` for
- * `aetna/cpb/0070/2025-01-01` → `0070_2025-01-01.html`), so that two versions of a policy saved
- * in one folder do not share a name (finding 27). Left as is when the id ends in no date or the
- * name holds it already.
- */
-export function nameWithVersion(suggested: string, versionId: string): string {
-  const date = /\/(\d{4}-\d{2}-\d{2})$/.exec(versionId)?.[1];
-  if (!date || suggested.includes(date)) return suggested;
-  const dot = suggested.lastIndexOf(".");
-  return dot > 0
-    ? `${suggested.slice(0, dot)}_${date}${suggested.slice(dot)}`
-    : `${suggested}_${date}`;
-}

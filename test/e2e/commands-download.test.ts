@@ -45,8 +45,8 @@ describe("coverage download, local engine (file:// links)", () => {
     const r = await run(["a/pt/2025-01-01"], cwd);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe("");
-    expect(readdirSync(cwd)).toEqual(["PT-100_2025-01-01.pdf"]);
-    expect(readFileSync(path.join(cwd, "PT-100_2025-01-01.pdf"))).toEqual(
+    expect(readdirSync(cwd)).toEqual(["PT-100.pdf"]);
+    expect(readFileSync(path.join(cwd, "PT-100.pdf"))).toEqual(
       readFileSync(path.join(path.dirname(RULES_DATA), "files", "pt.pdf")),
     );
   });
@@ -56,20 +56,20 @@ describe("coverage download, local engine (file:// links)", () => {
     const r = await runInProcess(["--data", RULES_DATA, "download", "a/pt/2025-01-01"], { cwd });
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toMatch(/^Saved (.*)PT-100_2025-01-01\.pdf \([\d.]+ [KM]?B\)$/m);
+    expect(r.stderr).toMatch(/^Saved (.*)PT-100\.pdf \([\d.]+ [KM]?B\)$/m);
     const quiet = await runInProcess(
       ["--data", RULES_DATA, "-q", "download", "a/pt/2025-01-01", "-o", "again.pdf"],
       { cwd },
     );
     expect(quiet.exitCode).toBe(0);
     expect(quiet.stderr).toBe("");
-    expect(readdirSync(cwd).sort()).toEqual(["PT-100_2025-01-01.pdf", "again.pdf"]);
+    expect(readdirSync(cwd).sort()).toEqual(["PT-100.pdf", "again.pdf"]);
   });
 
   it("--text saves the markdown version", async () => {
     const cwd = tempDir();
     expect((await run(["a/pt/2025-01-01", "--text"], cwd)).exitCode).toBe(0);
-    expect(readdirSync(cwd)).toEqual(["PT-100_2025-01-01.md"]);
+    expect(readdirSync(cwd)).toEqual(["PT-100.md"]);
   });
 
   it("-o - writes the bytes to stdout", async () => {
@@ -84,8 +84,8 @@ describe("coverage download, local engine (file:// links)", () => {
   });
 
   it.each([
-    { output: "sub", expected: "sub/PT-100_2025-01-01.pdf" },
-    { output: "sub/", expected: "sub/PT-100_2025-01-01.pdf" },
+    { output: "sub", expected: "sub/PT-100.pdf" },
+    { output: "sub/", expected: "sub/PT-100.pdf" },
     { output: "sub/mine.pdf", expected: "sub/mine.pdf" },
     { output: "named.bin", expected: "named.bin" },
   ])("-o $output saves $expected", async ({ output, expected }) => {
@@ -104,17 +104,17 @@ describe("coverage download, local engine (file:// links)", () => {
 
   it("never clobbers an existing file without --force (exit 2 naming --force); --force replaces it", async () => {
     const cwd = tempDir();
-    writeFileSync(path.join(cwd, "PT-100_2025-01-01.pdf"), "mine");
+    writeFileSync(path.join(cwd, "PT-100.pdf"), "mine");
     const r = await runHere(["a/pt/2025-01-01"], cwd);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain("already exists");
     expect(r.stderr).toContain("--force");
-    expect(readFileSync(path.join(cwd, "PT-100_2025-01-01.pdf"), "utf8")).toBe("mine");
-    expect(readdirSync(cwd)).toEqual(["PT-100_2025-01-01.pdf"]);
+    expect(readFileSync(path.join(cwd, "PT-100.pdf"), "utf8")).toBe("mine");
+    expect(readdirSync(cwd)).toEqual(["PT-100.pdf"]);
     const forced = await runHere(["a/pt/2025-01-01", "--force"], cwd);
     expect(forced.exitCode).toBe(0);
-    expect(readFileSync(path.join(cwd, "PT-100_2025-01-01.pdf"), "utf8")).toContain("%PDF");
-    expect(readdirSync(cwd)).toEqual(["PT-100_2025-01-01.pdf"]);
+    expect(readFileSync(path.join(cwd, "PT-100.pdf"), "utf8")).toContain("%PDF");
+    expect(readdirSync(cwd)).toEqual(["PT-100.pdf"]);
   });
 
   it("--url-only prints the link object and saves nothing", async () => {
@@ -301,7 +301,7 @@ describe("coverage download over HTTP (scripted server on 127.0.0.1)", () => {
     seen.length = 0;
     const r = await start(["s/ok/2026-01-01"], cwd);
     expect(r.exitCode).toBe(0);
-    expect(readFileSync(path.join(cwd, "OK-1_2026-01-01.pdf"), "utf8")).toBe("%PDF-ok\n\n");
+    expect(readFileSync(path.join(cwd, "OK-1.pdf"), "utf8")).toBe("%PDF-ok\n\n");
     const linkReq = seen.find((s) => s.path.endsWith("/download-url"));
     const fileReq = seen.find((s) => s.path === "/files/ok");
     expect(linkReq?.headers["x-api-key"]).toBe(KEY);
@@ -332,9 +332,7 @@ describe("coverage download over HTTP (scripted server on 127.0.0.1)", () => {
       const cwd = tempDir();
       const r = await start([`s/${name}/2026-01-01`], cwd);
       expect(r.exitCode, r.stderr).toBe(0);
-      expect(readFileSync(path.join(cwd, `${name.toUpperCase()}_2026-01-01.txt`)).equals(BIG)).toBe(
-        true,
-      );
+      expect(readFileSync(path.join(cwd, `${name.toUpperCase()}.txt`)).equals(BIG)).toBe(true);
       const out = await start([`s/${name}/2026-01-01`, "-o", "-"], cwd);
       expect(out.exitCode, out.stderr).toBe(0);
       expect(out.stdout.length).toBe(BIG.length);
@@ -347,7 +345,7 @@ describe("coverage download over HTTP (scripted server on 127.0.0.1)", () => {
     seen.length = 0;
     const r = await start(["s/moved/2026-01-01"], cwd);
     expect(r.exitCode).toBe(0);
-    expect(readFileSync(path.join(cwd, "MOVED_2026-01-01.pdf"), "utf8")).toBe("%PDF-ok\n\n");
+    expect(readFileSync(path.join(cwd, "MOVED.pdf"), "utf8")).toBe("%PDF-ok\n\n");
     expect(seen.map((s) => s.path).filter((p) => p.startsWith("/files/"))).toEqual([
       "/files/moved",
       "/files/moved",
@@ -360,7 +358,7 @@ describe("coverage download over HTTP (scripted server on 127.0.0.1)", () => {
     seen.length = 0;
     const r = await start(["s/elsewhere/2026-01-01"], cwd);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(readFileSync(path.join(cwd, "ELSEWHERE_2026-01-01.pdf"), "utf8")).toBe("%PDF-ok\n\n");
+    expect(readFileSync(path.join(cwd, "ELSEWHERE.pdf"), "utf8")).toBe("%PDF-ok\n\n");
     const file = seen.find((s) => s.path === "/files/ok");
     expect(file?.headers.host).toMatch(/^localhost:/);
   });
@@ -418,7 +416,7 @@ describe("coverage download over HTTP (scripted server on 127.0.0.1)", () => {
     const cwd = tempDir();
     const r = await start(["s/evil/2026-01-01"], cwd);
     expect(r.exitCode).toBe(0);
-    expect(readdirSync(cwd)).toEqual(["evilname_2026-01-01.pdf"]);
+    expect(readdirSync(cwd)).toEqual(["evilname.pdf"]);
   });
 
   it("Ctrl-C while streaming: exit 130, no partial or temporary file, other files untouched", async () => {
@@ -428,7 +426,7 @@ describe("coverage download over HTTP (scripted server on 127.0.0.1)", () => {
     const child = start(["s/slow/2026-01-01"], cwd);
     await waitFor("the temporary file", () => readdirSync(cwd).some((f) => f.endsWith(".part")));
     expect(readdirSync(cwd).find((f) => f.endsWith(".part"))).toMatch(
-      /^\.SLOW_2026-01-01\.pdf\.\d+-[0-9a-f]{12}\.part$/,
+      /^\.SLOW\.pdf\.\d+-[0-9a-f]{12}\.part$/,
     );
     child.kill("SIGINT");
     const r = await child;
@@ -444,41 +442,40 @@ describe("coverage download over HTTP (scripted server on 127.0.0.1)", () => {
     "$signal while streaming: exit $exit, no temporary file, the old file kept",
     async ({ signal, exit }) => {
       const cwd = tempDir();
-      writeFileSync(path.join(cwd, "SLOW_2026-01-01.pdf"), "previous");
+      writeFileSync(path.join(cwd, "SLOW.pdf"), "previous");
       const child = start(["s/slow/2026-01-01", "--force"], cwd);
       await waitFor("the temporary file", () => readdirSync(cwd).some((f) => f.endsWith(".part")));
       child.kill(signal);
       const r = await child;
       expect(r.exitCode).toBe(exit);
       expect(r.stderr).toContain(`download stopped by ${signal}; no partial file was left`);
-      expect(readdirSync(cwd)).toEqual(["SLOW_2026-01-01.pdf"]);
-      expect(readFileSync(path.join(cwd, "SLOW_2026-01-01.pdf"), "utf8")).toBe("previous");
+      expect(readdirSync(cwd)).toEqual(["SLOW.pdf"]);
+      expect(readFileSync(path.join(cwd, "SLOW.pdf"), "utf8")).toBe("previous");
     },
   );
 
   it("Ctrl-C with --force never clobbers the existing file", async () => {
     const cwd = tempDir();
-    writeFileSync(path.join(cwd, "SLOW_2026-01-01.pdf"), "previous");
+    writeFileSync(path.join(cwd, "SLOW.pdf"), "previous");
     const child = start(["s/slow/2026-01-01", "--force"], cwd);
     await waitFor("the temporary file", () => readdirSync(cwd).some((f) => f.endsWith(".part")));
     child.kill("SIGINT");
     expect((await child).exitCode).toBe(130);
-    expect(readdirSync(cwd)).toEqual(["SLOW_2026-01-01.pdf"]);
-    expect(readFileSync(path.join(cwd, "SLOW_2026-01-01.pdf"), "utf8")).toBe("previous");
+    expect(readdirSync(cwd)).toEqual(["SLOW.pdf"]);
+    expect(readFileSync(path.join(cwd, "SLOW.pdf"), "utf8")).toBe("previous");
   });
 
   it.each([{ force: false }, { force: true }])(
     "the server cuts the connection (force: $force): exit 1, no partial file, nothing clobbered",
     async ({ force }) => {
       const cwd = tempDir();
-      if (force) writeFileSync(path.join(cwd, "CUT_2026-01-01.pdf"), "previous");
+      if (force) writeFileSync(path.join(cwd, "CUT.pdf"), "previous");
       const r = await start(["s/cut/2026-01-01", ...(force ? ["--force"] : [])], cwd);
       expect(r.exitCode).toBe(1);
       expect(r.stderr).toMatch(/cut off|closed/);
       expect(r.stderr).not.toMatch(/\n\s+at /);
-      expect(readdirSync(cwd)).toEqual(force ? ["CUT_2026-01-01.pdf"] : []);
-      if (force)
-        expect(readFileSync(path.join(cwd, "CUT_2026-01-01.pdf"), "utf8")).toBe("previous");
+      expect(readdirSync(cwd)).toEqual(force ? ["CUT.pdf"] : []);
+      if (force) expect(readFileSync(path.join(cwd, "CUT.pdf"), "utf8")).toBe("previous");
     },
   );
 
@@ -541,7 +538,7 @@ describe("coverage download over https (self-signed certificate on 127.0.0.1)", 
       env: trusted,
     });
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(readFileSync(path.join(cwd, "TLS_2026-01-01.pdf")).equals(BIG)).toBe(true);
+    expect(readFileSync(path.join(cwd, "TLS.pdf")).equals(BIG)).toBe(true);
     const untrusted = await runCoverage(["--api-url", base, "download", "s/tls/2026-01-01"], {
       cwd: tempDir(),
       env,

@@ -30,10 +30,10 @@ describe("Ctrl-C at the end of a download: the exit code says what is on disk", 
       const cwd = tempDir();
       const r = await downloadInterruptedAt("after-commit", cwd, extra);
       expect(r.exitCode, r.stderr).toBe(0);
-      expect(readdirSync(cwd)).toEqual(["PT-100_2025-01-01.pdf"]);
-      expect(readFileSync(path.join(cwd, "PT-100_2025-01-01.pdf")).equals(PDF)).toBe(true);
+      expect(readdirSync(cwd)).toEqual(["PT-100.pdf"]);
+      expect(readFileSync(path.join(cwd, "PT-100.pdf")).equals(PDF)).toBe(true);
       expect(r.stderr).toContain(
-        `warning: interrupted after the download had finished: ${path.join(cwd, "PT-100_2025-01-01.pdf")} is complete (${PDF.length} bytes)`,
+        `warning: interrupted after the download had finished: ${path.join(cwd, "PT-100.pdf")} is complete (${PDF.length} bytes)`,
       );
     },
   );
@@ -53,7 +53,7 @@ describe("Ctrl-C at the end of a download: the exit code says what is on disk", 
       const done = await downloadInterruptedAt("after-commit", after, [], signal);
       expect(done.exitCode, done.stderr).toBe(0);
       expect(done.stderr).toContain("interrupted after the download had finished");
-      expect(readFileSync(path.join(after, "PT-100_2025-01-01.pdf")).equals(PDF)).toBe(true);
+      expect(readFileSync(path.join(after, "PT-100.pdf")).equals(PDF)).toBe(true);
     },
   );
 

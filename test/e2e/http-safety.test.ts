@@ -129,7 +129,7 @@ describe.concurrent("HTTP backend: the key's safety", () => {
     expect(api.requests[0]!.headers["x-api-key"]).toBe(KEY);
     expect(files.requests).toHaveLength(1);
     expect(files.requests[0]!.headers["x-api-key"]).toBeUndefined();
-    expect(readFileSync(path.join(dir, "x_2026-01-01.pdf"), "utf8")).toBe("%PDF-");
+    expect(readFileSync(path.join(dir, "x.pdf"), "utf8")).toBe("%PDF-");
     expect(r.stderr).not.toContain("abc123");
     expectNoKey(r);
   });

@@ -30,13 +30,18 @@ describe("newcomer 21: diff NEW OLD", () => {
 });
 
 describe("newcomer 27: two versions of a policy saved in one folder", () => {
-  it("each gets its own default name (the version's date before the extension)", async () => {
+  // cli.md fixes the default name (the link's filename): the second version is refused, never
+  // clobbering the first, and the message names the two ways out.
+  it("keeps the link's filename and refuses the second, naming --force and -o", async () => {
     const cwd = tempDir();
-    for (const id of ["aetna/cpb/0070/2025-01-01", "aetna/cpb/0070/2026-12-01"]) {
-      const r = await runInProcess(["download", id], { cwd });
-      expect(r.exitCode, r.stderr).toBe(0);
-    }
-    expect(readdirSync(cwd).sort()).toEqual(["0070_2025-01-01.html", "0070_2026-12-01.html"]);
+    const first = await runInProcess(["download", "aetna/cpb/0070/2025-01-01"], { cwd });
+    expect(first.exitCode, first.stderr).toBe(0);
+    const second = await runInProcess(["download", "aetna/cpb/0070/2026-12-01"], { cwd });
+    expect(second.exitCode).not.toBe(0);
+    expect(second.stderr).toContain("0070.html");
+    expect(second.stderr).toMatch(/--force/);
+    expect(second.stderr).toMatch(/-o/);
+    expect(readdirSync(cwd)).toEqual(["0070.html"]);
   });
 });
 

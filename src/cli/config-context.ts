@@ -23,5 +23,8 @@ export async function createConfigRun(command: Command, run: RunEnvironment): Pr
     notice: (m) => {
       if (!flags.quiet && io.stderrIsTTY) io.stderr.write(io.chalk.dim(m) + "\n");
     },
+    inform: (m) => {
+      if (!flags.quiet) io.stderr.write(io.chalk.dim(m) + "\n");
+    },
   };
 }

@@ -13,3 +13,16 @@ export async function defaultDay(ctx: CommandContext, dryRun: boolean): Promise<
     await (await ctx.client()).check("health").catch(() => undefined);
   return ctx.today();
 }
+
+/**
+ * Data counts its days back from its own day (its `as_of`, or `--today`), not the calendar
+ * (newcomer-2, step 3): said on stderr when that day is not this machine's date. Over HTTP the
+ * day is the API's, as its answer said it, so local data and `serve` over it say the same.
+ */
+export async function sayDayCountedFrom(ctx: CommandContext): Promise<void> {
+  const day = await ctx.today();
+  if (day !== new Date().toISOString().slice(0, 10))
+    ctx.inform(
+      `The days are counted back from ${day} (the data's day, its as_of unless a day is set), not from today's date.`,
+    );
+}

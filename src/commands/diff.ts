@@ -45,7 +45,14 @@ export function registerDiff(program: Command, run: RunEnvironment): void {
         const client = await ctx.client();
         const ids = pair ?? (await fetch.findDiffPair(client, oldArg as string));
         const detail = fetch.createDetailCache(client);
-        const [older, newer] = await fetch.mapLimited(ids, detail);
+        const [first, second] = await fetch.mapLimited(ids, detail);
+        // Given newest first (`diff NEW OLD`): shown from the older to the newer, and said so.
+        const swap = pair !== undefined && second!.effective_from_date < first!.effective_from_date;
+        const [older, newer] = swap ? [second, first] : [first, second];
+        if (swap)
+          ctx.inform(
+            `${first!.policy_id} is the newer version (given first): showing the changes from ${older!.policy_id} to ${newer!.policy_id}.`,
+          );
         const { diffPolicies } = await import("../views/policy-diff.js");
         const diff = diffPolicies(older!, newer!);
         const { findCmsRevisions } = await import("../pull/revision-notes.js");

@@ -3,6 +3,7 @@ import type { RunEnvironment } from "../cli/context.js";
 import { withPlainSummary } from "../domain/plain-text.js";
 import { writeRecord } from "../output/record.js";
 import { stripControls } from "../output/terminal.js";
+import { describeMissingFile } from "../views/file-variants.js";
 import { buildProbeBody } from "../views/find-versions.js";
 import { splitPolicyId } from "../views/policy-key.js";
 import { examples, refuseFormat, withContext } from "./shared.js";
@@ -77,11 +78,16 @@ export function registerPolicy(program: Command, run: RunEnvironment): void {
             : null;
         // Loaded here: the markdown renderer (marked-terminal) costs ~150 ms at startup.
         const { renderPolicyView } = await import("../output/policy-view.js");
+        // Said in the table only (finding 28: `File type html` for a version with no file).
+        const missingFile =
+          ctx.settings.format === "table"
+            ? await describeMissingFile(client, detail.policy_id, detail.file_type)
+            : undefined;
         await writeRecord(detail, {
           format: ctx.settings.format,
           io: ctx.io,
           rows: [ctx.settings.format === "csv" ? withPlainSummary(detail) : detail],
-          renderTable: () => renderPolicyView(detail, ctx.io, today, retiresOn),
+          renderTable: () => renderPolicyView(detail, ctx.io, today, retiresOn, missingFile),
         });
       }),
     );

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { RunEnvironment } from "../cli/context.js";
+import { sayDayCountedFrom } from "./api-day.js";
 import { LOB_CATEGORIES } from "../contract/index.js";
 import { listUpdateFields, UPDATE_CSV_COLUMNS } from "../output/columns.js";
 import {
@@ -55,7 +56,7 @@ export function registerUpdates(program: Command, run: RunEnvironment): void {
         ]),
     )
     .action(
-      withContext<Opts>(run, (ctx, opts) => {
+      withContext<Opts>(run, async (ctx, opts) => {
         const narrowing = buildUpdatesNarrowing(opts);
         const names = listUpdateFields(Boolean(opts.changes));
         const classify = createLazyUpdatesTransform(narrowing, Boolean(opts.changes));
@@ -67,7 +68,7 @@ export function registerUpdates(program: Command, run: RunEnvironment): void {
               return { ...done, data: addCmsReasons(client.transport, done.data) };
             }
           : classify;
-        return runListCommand(ctx, {
+        await runListCommand(ctx, {
           input: buildUpdatesQuery(opts),
           build: (client, input) => client.build.updates(input, updatesFlagFor),
           send: (client, request) => client.updates(request),
@@ -85,6 +86,8 @@ export function registerUpdates(program: Command, run: RunEnvironment): void {
             csvColumns: UPDATE_CSV_COLUMNS,
           }),
         });
+        // After the answer (a bad flag is said alone), so what was counted is clear.
+        if (!opts.dryRun) await sayDayCountedFrom(ctx);
       }),
     );
 }

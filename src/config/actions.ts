@@ -17,6 +17,8 @@ export interface ConfigRun {
   profile: string;
   /** stderr, TTY only, not with --quiet. */
   notice: (message: string) => void;
+  /** stderr, terminal or not, not with --quiet: a change made (a script's log shows it). */
+  inform: (message: string) => void;
 }
 
 /** `config get KEY`: the stored value on stdout (api-key masked); nothing when unset. */
@@ -56,14 +58,16 @@ export async function setValue(c: ConfigRun, rawKey: string, rawValue?: string):
   }
   const store = await openConfigStore(c.env);
   store.set(c.profile, key, value);
-  c.notice(`Set ${key} = ${displayValue(key, value)} in profile '${c.profile}' (${store.file}).`);
+  // Said off a terminal too (finding 30); the API key's value is never shown, even masked.
+  const shown = key === "api-key" ? "" : ` = ${displayValue(key, value)}`;
+  c.inform(`Set ${key}${shown} for profile '${c.profile}' (${store.file}).`);
 }
 
 /** `config unset KEY`. */
 export async function unsetValue(c: ConfigRun, rawKey: string): Promise<void> {
   const key = parseConfigKey(rawKey);
   const removed = (await openConfigStore(c.env)).unset(c.profile, key);
-  c.notice(
+  c.inform(
     removed
       ? `Removed ${key} from profile '${c.profile}'.`
       : `${key} was not set in profile '${c.profile}'.`,

@@ -1,4 +1,4 @@
-import { constants, writeSync } from "node:fs";
+import { constants, existsSync, writeSync } from "node:fs";
 import { type FileHandle, link, open, rename, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 import { isatty } from "node:tty";
@@ -121,6 +121,25 @@ export function writeError(err: unknown, target: string, device = false): CliErr
   );
 }
 
+/**
+ * The temporary file beside `target` could not be created: said of the folder, since the OS's
+ * words (`/proc/version`: "no such file or directory") would puzzle about a file that exists.
+ */
+function createError(err: unknown, target: string): unknown {
+  const code = (err as NodeJS.ErrnoException).code ?? "";
+  if (!["ENOENT", "EACCES", "EPERM", "EROFS"].includes(code)) return err;
+  const folder = path.dirname(target);
+  if (!existsSync(folder))
+    return new UsageError(
+      `cannot write ${target}: the folder ${folder} does not exist`,
+      "Nothing was saved. Create it first, or choose another path with -o.",
+    );
+  return new UsageError(
+    `cannot write ${target}: no new file can be created in the folder ${folder} (${code})`,
+    "Nothing was saved (a download is written beside its target under a temporary name, then renamed). Choose a place you can write to with -o.",
+  );
+}
+
 // The file system calls of a download: an error of one of these is this machine's, not the network's.
 const LOCAL_CALLS = new Set(["open", "write", "close", "fsync", "rename", "link", "unlink"]);
 
@@ -208,7 +227,9 @@ export async function writeFileAtomically(
   let created = false;
   try {
     addAbortSignal(options.signal, source);
-    file = await open(temp, "wx");
+    file = await open(temp, "wx").catch((err: unknown) => {
+      throw createError(err, target);
+    });
     created = true;
     const fd = file.fd;
     const reclaim = reclaimReadBuffers(RECLAIM_EVERY, options.collector);

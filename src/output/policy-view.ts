@@ -32,6 +32,7 @@ function fields(
   today: string,
   io: ViewIo,
   retiresOn: string | null,
+  missingFile: string | undefined,
 ): string {
   const rows: Array<[string, string]> = [
     ["Policy ID", stripControls(detail.policy_id)],
@@ -39,7 +40,7 @@ function fields(
     ["Status", `${styleStatus(io, status)} ${io.chalk.dim(describeStatusDates(detail, today))}`],
     ...(retiresOn ? [["Retirement", describeRetirement(retiresOn)] as [string, string]] : []),
     ["Effective", describePeriod(detail.effective_from_date, detail.effective_to_date)],
-    ["File type", stripControls(detail.file_type)],
+    ["File type", stripControls(missingFile ?? detail.file_type)],
     ["Source", stripControls(detail.file_url)],
     ["Listing", stripControls(detail.listing_url)],
   ];
@@ -113,6 +114,7 @@ export async function renderPolicyView(
   io: ViewIo,
   today: string,
   retiresOn: string | null = null,
+  missingFile?: string,
 ): Promise<string> {
   const status = versionStatus(detail, today);
   const criteria =
@@ -123,7 +125,7 @@ export async function renderPolicyView(
   return [
     io.chalk.bold(stripControls(detail.title)),
     "",
-    fields(detail, status, today, io, retiresOn),
+    fields(detail, status, today, io, retiresOn, missingFile),
     "",
     // The API's summary, as plain text (finding 28: the detail showed none).
     ...(summary ? [io.chalk.bold("Summary"), wrapText(summary, io.columns), ""] : []),

@@ -167,6 +167,7 @@ export async function pullMedicare(
   const staging = stagingOutput.path;
   const makeStaging = () => mkdir(staging, { recursive: true }).then(() => undefined);
   const removeStaging = () => stagingOutput.discard();
+  const unstage = (text: string) => text.split(`${staging}${path.sep}`).join("");
   // After temp-output's own exit hook (installed by the line above at the latest), so the
   // staging folder is gone when this one runs.
   process.once("exit", removeMadeDir);
@@ -310,8 +311,19 @@ export async function pullMedicare(
           wrapSink: history.wrap,
           alsoRead: history.readers,
         },
-        { ...ctx, signal },
-      ).finally(() => history.close());
+        // Its files named as fetched, never by the staging folder (gone when the message is read).
+        {
+          ...ctx,
+          signal,
+          warn: (m) => ctx.warn(unstage(m)),
+          notice: (m) => ctx.notice(unstage(m)),
+        },
+      )
+        .catch((err: unknown) => {
+          if (err instanceof Error) err.message = unstage(err.message);
+          throw err;
+        })
+        .finally(() => history.close());
       // The new snapshot is in place: a Ctrl-C from here on does not make the pull a failure.
       done = true;
       run.completed?.();

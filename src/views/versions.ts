@@ -113,7 +113,8 @@ export function flattenVersions(r: VersionsReport): Array<Record<string, unknown
           cms_reason: cms_revision.reason ?? cms_revision.explanation,
         }
       : {}),
-    changes: changes ? changes.kinds : [],
+    // null, as in --json: the first version has no previous one (`[]` would read "no changes").
+    changes: changes ? changes.kinds : null,
     summary: describeStep(changes),
   }));
 }

@@ -40,8 +40,8 @@ describe("exit codes of commander's own errors and of help", () => {
     { args: ["config", "get"], code: 2, stderr: /missing required argument 'key'/ },
     { args: ["config", "frob"], code: 2, stderr: /unknown command 'frob'/ },
     { args: ["policy", "a", "b"], code: 2, stderr: /too many arguments/ },
-    { args: ["policy", ""], code: 2, stderr: /^ {2}path\.policy_id: String should have/m },
-    { args: ["download", "", "--url-only"], code: 2, stderr: /^ {2}path\.policy_id: /m },
+    { args: ["policy", ""], code: 2, stderr: /^error: the policy id is empty$/m },
+    { args: ["download", "", "--url-only"], code: 2, stderr: /^error: the policy id is empty$/m },
     { args: [], code: 2 },
     { args: ["--help"], code: 0 },
     { args: ["help"], code: 0 },
@@ -151,11 +151,12 @@ describe("help: each command has two or three real examples", () => {
         const r = await runInProcess(line.split(" ").slice(1), { cwd });
         // Nothing on stderr but the one line saying that the sample data answers (and the one
         // saying that --state CA also sends NF and SF, that `lobs --state` leaves nationwide
-        // LOBs out, and where a download went).
+        // LOBs out, where a download went, and the day `updates` counts back from).
         const stderr = r.stderr
           .replace(/^--state .* also sends .*\n?/m, "")
           .replace(/^Nationwide lines of business are left out .*\n?/m, "")
           .replace(/^Saved .*\n?/m, "")
+          .replace(/^The days are counted back from .*\n?/m, "")
           .replace(/^Using the bundled sample data \(no API configured.*\n?/, "");
         expect({ line, code: r.exitCode, stderr }).toEqual({ line, code: 0, stderr: "" });
       }

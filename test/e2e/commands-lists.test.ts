@@ -21,11 +21,12 @@ describe("coverage payers / lobs / updates (e2e, rules dataset)", () => {
   ])("table: coverage %s", async (line) => {
     const r = await run(line.split(" "));
     expect(r.exitCode).toBe(0);
-    // Only the lines saying that --state CA also sends NF and SF, and that `lobs --state`
-    // leaves nationwide LOBs out.
+    // Only the lines saying that --state CA also sends NF and SF, that `lobs --state`
+    // leaves nationwide LOBs out, and the day `updates` counts back from (the data's as_of).
     expect(
       r.stderr
         .replace(/^--state CA also sends .*\n?/m, "")
+        .replace(/^The days are counted back from .*\n?/m, "")
         .replace(/^Nationwide lines of business are left out .*\n?/m, ""),
     ).toBe("");
     expect(r.stdout).toMatchSnapshot();

@@ -13,9 +13,9 @@ import {
   HCPCS_PAGE,
   HCPCS_ZIP,
   hcpcsPage,
-  ICD10_PAGE,
   ICD10_ZIP,
   exportZips,
+  pullArgsFor,
   startCms,
   unzipOf,
   zipOf,
@@ -37,18 +37,7 @@ const env = () => ({
   COVERAGE_API_KEY: KEY,
   NO_COLOR: "1",
 });
-const pullArgs = (...extra: string[]) => [
-  "data",
-  "pull",
-  "medicare",
-  "--source",
-  `${cms.url}/exports/`,
-  "--icd10cm-url",
-  `${cms.url}${ICD10_PAGE}`,
-  "--hcpcs-url",
-  `${cms.url}${HCPCS_PAGE}`,
-  ...extra,
-];
+const pullArgs = (...extra: string[]) => pullArgsFor(cms.url, ...extra);
 const pull = (...extra: string[]) => runCoverage(pullArgs(...extra), { env: env() });
 const cli = (args: string[]) => runCoverage(args, { env: env(), cwd: work });
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
@@ -27,8 +27,13 @@ beforeAll(async () => {
     http: HTTP_DATA,
     acceptance: ACCEPTANCE_DATA,
     bundled: BUNDLED,
-  }))
+  })) {
     snapshots[key] = await buildSnapshot(file);
+    // Its stored files beside it, as beside the JSON: `policy` says whether a file is stored.
+    const files = path.join(path.dirname(file), "files");
+    if (existsSync(files))
+      cpSync(files, path.join(path.dirname(snapshots[key]), "files"), { recursive: true });
+  }
 });
 
 function sink(chunks: Buffer[]): Writable {

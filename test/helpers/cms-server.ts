@@ -267,3 +267,19 @@ export async function cmsContent(
 }
 
 export { ICD10_ZIP, HCPCS_ZIP };
+
+/** `data pull medicare` from a CMS server: its exports and both code pages, then `extra`. */
+export function pullArgsFor(cmsUrl: string, ...extra: string[]): string[] {
+  return [
+    "data",
+    "pull",
+    "medicare",
+    "--source",
+    `${cmsUrl}/exports/`,
+    "--icd10cm-url",
+    `${cmsUrl}${ICD10_PAGE}`,
+    "--hcpcs-url",
+    `${cmsUrl}${HCPCS_PAGE}`,
+    ...extra,
+  ];
+}

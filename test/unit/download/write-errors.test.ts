@@ -38,7 +38,7 @@ describe("write errors are the machine's (exit 2), a cut transfer is the network
           signal,
         }),
       UsageError,
-      /^cannot write .*x\.pdf: no such file or directory \(ENOENT\)$/,
+      /^cannot write .*x\.pdf: the folder .*gone does not exist$/,
     ],
     [
       "a connection reset mid-file",

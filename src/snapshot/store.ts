@@ -132,7 +132,7 @@ function parseCodeGroups(json: string | undefined): CodeGroup[] {
   return Object.freeze(groups) as CodeGroup[];
 }
 
-/** A snapshot as the engine's store: nothing but payers and LOBs is read until asked for. */
+/** A snapshot as the engine's store: nothing but payers is read until asked for. */
 export async function openSnapshot(file: string): Promise<LoadedDataset> {
   const abs = path.resolve(file);
   const { db, meta } = await openSnapshotDatabase(file);
@@ -230,8 +230,7 @@ function readDayBounds(filter: PolicyFilter, today: string): DayBounds {
 
 class SnapshotStore implements StoreIndex {
   readonly count: number;
-  readonly lobs: LobRecord[];
-  readonly lobById: Map<string, LobRecord>;
+  #lobs: { list: LobRecord[]; byId: Map<string, LobRecord> } | undefined;
   readonly payers: Map<string, { payer_id: string; display_name: string }>;
   // By position: an array lookup per candidate (a Map's hashing showed in serve's profile).
   #cache: Array<PolicyRecord | undefined>;
@@ -269,25 +268,47 @@ class SnapshotStore implements StoreIndex {
       const id = row[0] as string;
       this.payers.set(id, { payer_id: id, display_name: row[1] as string });
     }
+  }
+
+  /** Every LOB, in lob_id order, read on first use (a search naming states reads only theirs). */
+  get lobs(): LobRecord[] {
+    return this.#allLobs().list;
+  }
+
+  get lobById(): Map<string, LobRecord> {
+    return this.#allLobs().byId;
+  }
+
+  #allLobs(): { list: LobRecord[]; byId: Map<string, LobRecord> } {
+    if (this.#lobs) return this.#lobs;
+    const list: LobRecord[] = [];
+    const byId = new Map<string, LobRecord>();
     // In lob_id order: SQLite's BINARY collation of UTF-8 text is code-point order.
-    this.lobs = [];
-    this.lobById = new Map();
-    for (const row of this.#arrays(
+    for (const lob of this.#readLobs(
       "SELECT seq, lob_id, payer_id, lob, state FROM lob ORDER BY lob_id",
     )) {
+      list.push(lob);
+      byId.set(lob.lob_id, lob);
+    }
+    return (this.#lobs = { list, byId });
+  }
+
+  /** LOB rows (seq, lob_id, payer_id, lob, state) as records, their `seq` remembered. */
+  #readLobs(sql: string, ...params: SQLInputValue[]): LobRecord[] {
+    const out: LobRecord[] = [];
+    for (const row of this.#arrays(sql, ...params)) {
       const lobId = row[1] as string;
       const payerId = row[2] as string;
       this.#lobSeq.set(lobId, Number(row[0]));
-      const record: LobRecord = {
+      out.push({
         lob_id: lobId,
         payer_id: payerId,
         payer_name: this.payers.get(payerId)?.display_name ?? payerId,
         lob: row[3] as LobRecord["lob"],
         state: (row[4] as string | null) ?? null,
-      };
-      this.lobs.push(record);
-      this.lobById.set(lobId, record);
+      });
     }
+    return out;
   }
 
   /** An array stored in `meta` at build time, read on first use. */
@@ -580,7 +601,16 @@ class SnapshotStore implements StoreIndex {
     const windowed = Boolean(filter.effective_date);
     const scope = compileScope(filter);
     const lobs: number[] = [];
-    for (const lob of this.lobs)
+    // A LOB of another state fails rule Filter 4 whatever else it is: with states named and the
+    // LOBs not read yet, only the nationwide ones and those states' are read.
+    const candidates =
+      this.#lobs || !filter.states
+        ? (this.#lobs?.list ?? this.lobs)
+        : this.#readLobs(
+            "SELECT seq, lob_id, payer_id, lob, state FROM lob WHERE state IS NULL OR state IN (SELECT value FROM json_each(?))",
+            JSON.stringify(filter.states),
+          );
+    for (const lob of candidates)
       if (matchesScopeLob(lob, scope)) lobs.push(this.#lobSeq.get(lob.lob_id) as number);
     // Two comparisons per link, no call: this loop runs once per link of the LOBs in scope.
     for (const days of this.#readLobLinks(lobs))
@@ -631,6 +661,7 @@ class SnapshotStore implements StoreIndex {
     if (!this.#linkedLobs) {
       // A LOB has a row of links only if it has a link.
       const linked = new Set<string>();
+      this.#allLobs();
       const ids = new Map(Array.from(this.#lobSeq, ([id, i]) => [i, id]));
       for (const [lob] of this.#arrays("SELECT lob FROM lob_links")) {
         const id = ids.get(Number(lob));
@@ -772,6 +803,7 @@ class SnapshotStore implements StoreIndex {
   /** The engine's view of the snapshot. */
   toDb(): Db {
     const at = (pos: number) => this.versionAt(pos);
+    const allLobs = () => this.#allLobs();
     const policies = new Proxy(new Array<PolicyRecord>(this.count), {
       get(target, prop, receiver) {
         if (typeof prop === "string") {
@@ -787,8 +819,13 @@ class SnapshotStore implements StoreIndex {
     return {
       asOf: (this.meta.get("as_of") as string | null) ?? null,
       payers: this.payers,
-      lobs: this.lobs,
-      lobById: this.lobById,
+      // Read on first use: a search naming states reads only theirs (#markScope).
+      get lobs() {
+        return allLobs().list;
+      },
+      get lobById() {
+        return allLobs().byId;
+      },
       policies,
       byId: this.#lookup((id) => {
         const row = this.#stmt("SELECT seq FROM version WHERE policy_id = ?").get(id);

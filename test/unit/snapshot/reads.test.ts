@@ -171,6 +171,23 @@ describe.skipIf(!SQLITE)("a snapshot reads a page's code groups as its build mad
     expect(JSON.stringify(res.body)).toBe(JSON.stringify(handleApiRequest(ctx(memory), page).body));
   });
 
+  it("a search naming states reads only their LOBs and the nationwide ones, the same page as in memory", async () => {
+    const { memory, snapshot } = await openBoth();
+    const ctx = (d: LoadedDataset) => ({ db: d.db, today: "2026-06-01", linkFor: () => "" });
+    const whole = countCatalogueQueries(/\bFROM lob ORDER BY lob_id\b/);
+    const scoped = countCatalogueQueries(/\bFROM lob WHERE state IS NULL OR state IN\b/);
+    const res = handleApiRequest(ctx(snapshot), PAGE);
+    expect([whole.n, scoped.n]).toEqual([0, 1]);
+    expect(JSON.stringify(res.body)).toBe(JSON.stringify(handleApiRequest(ctx(memory), PAGE).body));
+    // Every LOB once something asks for the list (and then the scope reads no rows again).
+    expect(snapshot.db.lobs.map((l) => l.lob_id)).toEqual(memory.db.lobs.map((l) => l.lob_id));
+    handleApiRequest(ctx(snapshot), {
+      ...PAGE,
+      body: { ...REQUEST, policies: { states: ["NY"] } },
+    });
+    expect([whole.n, scoped.n]).toEqual([1, 1]);
+  });
+
   it("one query for one version's detail (its groups), the same detail as in memory", async () => {
     const { memory, snapshot } = await openBoth();
     const count = countCatalogueQueries(/\bFROM (code|version_code_links|version_code_groups)\b/);

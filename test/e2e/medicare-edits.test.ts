@@ -346,6 +346,23 @@ describe.skipIf(!SQLITE)("data import edits|fees|pa, code, check", () => {
     ]);
   });
 
+  it("a record past 1 MiB is refused naming its file and line, and nothing is imported", async () => {
+    const copy = path.join(dir, "long.db");
+    copyFileSync(db, copy);
+    const before = readFileSync(copy);
+    const long = path.join(dir, "long-list.csv");
+    // A quoted category that never ends within the limit: held whole it grew with the field.
+    writeFileSync(
+      long,
+      `code,program,category,states,from,to,source\nE0601,PLAN-Y,"${"x".repeat(2 << 20)}",TX,2026-01-01,,https://example.org/l\n`,
+    );
+    const r = await run(["data", "import", "pa", long, "--into", copy]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/long-list\.csv: record 2 is longer than 1 MiB/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(readFileSync(copy).equals(before)).toBe(true);
+  });
+
   it("MCP lookup_code and check_claim carry the same", async () => {
     const env = { ...cleanEnv(), COVERAGE_TODAY: "2026-11-28" };
     const mcp = await connectInProcess(["--data", db], env);

@@ -55,6 +55,16 @@ export function headRecords(head: string, format: RecordFormat, max = 40): strin
   }
 }
 
+/**
+ * The longest record a rule file may hold, in characters. CMS's rows are under 1 KB (a PTP
+ * rationale, a PA list's category); without a limit one endless field is held whole (a 50 MB
+ * field peaked at 327 MB), so a record past 1 MiB is refused, naming its line.
+ */
+export const MAX_RECORD_CHARS = 1 << 20;
+
+/** A record past MAX_RECORD_CHARS: the importer names the file and line and imports nothing. */
+export class RecordTooLongError extends Error {}
+
 /** Every record of a file, streamed (memory does not grow with the file). */
 export async function* readRecords(
   stream: Readable,
@@ -63,11 +73,25 @@ export async function* readRecords(
   stream.setEncoding(ENCODING);
   if (format === "tab") {
     const lines = createInterface({ input: stream, crlfDelay: Infinity });
-    for await (const line of lines) yield line.split("\t");
+    for await (const line of lines) {
+      if (line.length > MAX_RECORD_CHARS) throw new RecordTooLongError();
+      yield line.split("\t");
+    }
     return;
   }
   const parser = stream.pipe(
-    parse({ relax_column_count: true, relax_quotes: true, bom: true, skip_empty_lines: false }),
+    parse({
+      relax_column_count: true,
+      relax_quotes: true,
+      bom: true,
+      skip_empty_lines: false,
+      max_record_size: MAX_RECORD_CHARS,
+    }),
   );
-  for await (const record of parser) yield record as string[];
+  try {
+    for await (const record of parser) yield record as string[];
+  } catch (err) {
+    if ((err as { code?: string }).code === "CSV_MAX_RECORD_SIZE") throw new RecordTooLongError();
+    throw err;
+  }
 }

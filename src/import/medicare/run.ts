@@ -1,9 +1,17 @@
-import { InterruptedError } from "../../errors.js";
+import { InterruptedError, UsageError } from "../../errors.js";
 import type { NcciProgram, RuleRelease } from "../../domain/medicare-edits.js";
 import { openRuleWriter } from "../../snapshot/medicare-writer.js";
 import { findRuleInputs, type RuleInput } from "./inputs.js";
 import { IMPORT_KINDS, identifyLayout, type ImportGroup, type Layout } from "./layouts.js";
-import { formatOf, headRecords, readHead, readRecords, type RecordFormat } from "./records.js";
+import {
+  formatOf,
+  headRecords,
+  MAX_RECORD_CHARS,
+  readHead,
+  readRecords,
+  RecordTooLongError,
+  type RecordFormat,
+} from "./records.js";
 import { readSheetRecords } from "./sheet.js";
 import { toDmeposRows, toRuleRow } from "./rows.js";
 
@@ -128,7 +136,12 @@ async function importFile(
   let odd = 0;
   let skipped = 0;
   let started = false;
-  for await (const record of sheet ?? readRecords(await input.open(), format)) {
+  const records = guardRecords(
+    sheet ?? readRecords(await input.open(), format),
+    input.label,
+    () => index,
+  );
+  for await (const record of records) {
     if (index++ <= layout.header) continue;
     const parsed =
       layout.kind === "dmepos" ? toDmeposRows(record, layout) : toRuleRow(record, layout);
@@ -152,4 +165,21 @@ async function importFile(
   }
   writer.end(rows, odd);
   return { ...release, rows, odd_rows: odd, skipped };
+}
+
+/** The records, with a record past the limit named by its file and line (exit 2). */
+async function* guardRecords(
+  records: Iterable<string[]> | AsyncIterable<string[]>,
+  label: string,
+  line: () => number,
+): AsyncGenerator<string[]> {
+  try {
+    yield* records;
+  } catch (err) {
+    if (!(err instanceof RecordTooLongError)) throw err;
+    throw new UsageError(
+      `${label}: record ${line() + 1} is longer than ${MAX_RECORD_CHARS / (1 << 20)} MiB, the largest a rule file's record may be; nothing was imported`,
+      "Check that the file is the CMS file it claims to be (a rule file's rows are under 1 KB).",
+    );
+  }
 }

@@ -605,7 +605,7 @@ class SnapshotStore implements StoreIndex {
     // LOBs not read yet, only the nationwide ones and those states' are read.
     const candidates =
       this.#lobs || !filter.states
-        ? (this.#lobs?.list ?? this.lobs)
+        ? this.lobs
         : this.#readLobs(
             "SELECT seq, lob_id, payer_id, lob, state FROM lob WHERE state IS NULL OR state IN (SELECT value FROM json_each(?))",
             JSON.stringify(filter.states),
@@ -661,6 +661,7 @@ class SnapshotStore implements StoreIndex {
     if (!this.#linkedLobs) {
       // A LOB has a row of links only if it has a link.
       const linked = new Set<string>();
+      // Every LOB's seq known (a search naming states may have read only theirs).
       this.#allLobs();
       const ids = new Map(Array.from(this.#lobSeq, ([id, i]) => [i, id]));
       for (const [lob] of this.#arrays("SELECT lob FROM lob_links")) {

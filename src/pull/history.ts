@@ -122,6 +122,7 @@ export class HistorySink implements DatasetSink, TextFileStore {
   readonly #inner: DatasetSink;
   readonly #options: HistoryOptions;
   readonly #oldVersions: StatementSync;
+  readonly #oldVersion: StatementSync;
   readonly #oldLinks: StatementSync;
   readonly #oldCodes: StatementSync;
   /** The previous snapshot's versions of a series with their fingerprints (null: it has none). */
@@ -148,6 +149,7 @@ export class HistorySink implements DatasetSink, TextFileStore {
     this.#oldVersions = db.prepare(
       "SELECT * FROM version WHERE series = ? ORDER BY effective_from_date, policy_id",
     );
+    this.#oldVersion = db.prepare("SELECT * FROM version WHERE seq = ?");
     this.#oldLinks = db.prepare(
       'SELECT lob_id, "from", "to" FROM applicability WHERE version = ? ORDER BY seq',
     );
@@ -218,17 +220,11 @@ export class HistorySink implements DatasetSink, TextFileStore {
   #readOld(series: string): Known[] {
     if (!this.#oldPrints) return this.#readOldPolicies(series).map((p) => this.#knownFromRows(p));
     return this.#oldPrints.all(series).map((row) => {
-      if (row.text === null) {
-        const [policy] = this.#readOldPolicies(series).filter((p) => p.policy_id === row.policy_id);
-        return this.#knownFromRows(policy!);
-      }
+      const read = () =>
+        this.#readOldPolicy(this.#oldVersion.get(row.seq as number) as Record<string, unknown>);
+      if (row.text === null) return this.#knownFromRows(read());
       let policy: DatasetPolicy | undefined;
-      const full = () =>
-        (policy ??= this.#readOldPolicy(
-          this.#options.previous
-            .prepare("SELECT * FROM version WHERE seq = ?")
-            .get(row.seq as number) as Record<string, unknown>,
-        ));
+      const full = () => (policy ??= read());
       return {
         policy_id: row.policy_id as string,
         effective_from_date: row.effective_from_date as string,
